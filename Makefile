@@ -1,0 +1,67 @@
+# Front door of the swap series workshop.  `make help` lists the targets.
+SHELL := /bin/sh
+TOP := $(CURDIR)
+BUILD ?= $(TOP)/build
+VARIANT ?= patched
+DEBUG ?=
+KCSAN ?=
+FLAVOR ?= $(if $(KCSAN),kcsan,$(if $(DEBUG),debug,plain))
+TESTS ?= sanity,swapoff
+export BUILD VARIANT FLAVOR KERNEL_SRC KERNEL_REF SWAPQ_CACHE SELFTESTS
+
+.PHONY: help deps base worktree export kernel boot check check-full bench mbox clean
+
+help:
+	@echo "Swap series workshop: the series in series/, the harness around it."
+	@echo
+	@echo "  make check         harness tests, series gates, debug kernel under QEMU"
+	@echo "                     (KUnit + kselftests); ends with 'N passed, N failed'"
+	@echo "  make bench         base and patched kernels side by side; tables + CSV"
+	@echo "  make worktree      work tree = base + git am series/*  ($(BUILD)/work)"
+	@echo "  make export        work tree commits -> series/ (cover text kept)"
+	@echo "  make kernel        build VARIANT=base|patched [DEBUG=1|KCSAN=1]; prints bzImage"
+	@echo "  make boot          boot that kernel and run TESTS=a,b (default $(TESTS))"
+	@echo "  make base          fetch and commit the base tree; prints REPO COMMIT"
+	@echo "  make deps          install the Debian packages the harness needs"
+	@echo "  make clean         remove $(BUILD) (the cache outside the clone stays)"
+	@echo
+	@echo "Values:"
+	@echo "  BUILD=$(BUILD)"
+	@echo "  SWAPQ_CACHE=$${SWAPQ_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/swapq}"
+	@echo "  KERNEL_SRC=$(KERNEL_SRC)  KERNEL_REF=$(KERNEL_REF)  (empty: Debian 7.3.4)"
+	@echo "  VARIANT=$(VARIANT) FLAVOR=$(FLAVOR)"
+
+deps:
+	@scripts/deps.sh
+
+base: deps
+	@scripts/fetch-base.sh
+
+worktree: deps
+	@scripts/tree.sh work
+
+export:
+	@scripts/tree.sh export
+
+kernel: deps
+	@scripts/build-kernel.sh
+
+boot: deps
+	@k=$$(scripts/build-kernel.sh | tail -n1) && \
+	  SRC=$$(scripts/tree.sh work | tail -n1) SELFTESTS=$${SELFTESTS-swapoff} \
+	  scripts/run-vm.sh "$$k" "$(TESTS)" boot-$(VARIANT)-$(FLAVOR)
+
+check:
+	@scripts/check.sh
+
+check-full:
+	@CHECK_FULL=1 scripts/check.sh
+
+bench:
+	@scripts/bench.sh
+
+mbox:
+	@scripts/mbox.sh
+
+clean:
+	rm -rf $(BUILD)

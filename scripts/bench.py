@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""Swapoff benchmark: collect timings from guest logs, report the tables.
+
+  bench.py collect --kernel K --rep N --results LOG   print CSV rows
+  bench.py report --csv CSV [--svg OUT] [--keep MB]   tables, targets, SVG
+
+The report fails (exit 1) when the recipe did not hold: the entries left
+at the top were not in the swap cache, or the base kernel's swapoff did
+not grow with the fill (then the run did not measure the scan at all).
+"""
+import argparse
+import csv
+import math
+import re
+import statistics
+import sys
+
+FILL = re.compile(r"swapoff: fill (\d+) MiB, kept (\d+) MiB \(swap cache (-?\d+) kB\): ([\d.]+) ms")
+DATA = re.compile(r"swapoff: data (\d+) MiB swapped out \((-?\d+) kB\): ([\d.]+) ms")
+
+
+def collect(a):
+    facts = {}
+    rows = []
+    with open(a.results, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if line.startswith("SWAPQ-FACT "):
+                for kv in line.split()[1:]:
+                    k, _, v = kv.partition("=")
+                    facts[k] = v
+            m = FILL.search(line)
+            if m:
+                rows.append(("fill", m.group(1), m.group(2), m.group(3), m.group(4)))
+            m = DATA.search(line)
+            if m:
+                rows.append(("ordinary", m.group(1), "0", m.group(2), m.group(3)))
+    if not rows:
+        return 1
+    w = csv.writer(sys.stdout, lineterminator="\n")
+    for r in rows:
+        w.writerow([a.kernel, a.rep, *r, facts.get("cpus", "?"),
+                    facts.get("clocksource_end", facts.get("clocksource", "?"))])
+    return 0
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        lines = [l for l in f if not l.startswith("#")]
+    return list(csv.DictReader(lines))
+
+
+def size(mb):
+    mb = int(mb)
+    return "%d GiB" % (mb // 1024) if mb >= 1024 and mb % 1024 == 0 else "%d MiB" % mb
+
+
+def stat(v):
+    return statistics.median(v), min(v), max(v)
+
+
+def cell(v):
+    if not v:
+        return "%-24s" % "-"
+    m, lo, hi = stat(v)
+    return "%-24s" % ("%.1f [%.1f..%.1f]" % (m, lo, hi))
+
+
+def svg(path, fills, data, keep):
+    W, H, L, B, T, R = 640, 400, 70, 50, 40, 150
+    xs = [math.log2(int(f)) for f in fills]
+    ys = [y for k in data for f in fills for y in data[k].get(f, [])]
+    if not xs or not ys:
+        return
+    x0, x1 = min(xs), max(xs) or 1
+    y1 = max(ys) * 1.1
+    px = lambda x: L + (x - x0) / ((x1 - x0) or 1) * (W - L - R)
+    py = lambda y: H - B - y / y1 * (H - B - T)
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+           'font-family="sans-serif" font-size="12">' % (W, H),
+           '<rect width="100%" height="100%" fill="white"/>',
+           '<text x="%d" y="20" font-size="14">swapoff time vs. fill (%s kept at the top; '
+           'QEMU TCG, medians, min-max bars)</text>' % (L, size(keep))]
+    out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (L, H - B, W - R, H - B))
+    out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (L, T, L, H - B))
+    for i in range(5):
+        y = y1 * i / 4
+        out.append('<text x="%d" y="%d" text-anchor="end">%.0f</text>' % (L - 5, py(y) + 4, y))
+        out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>' % (L, py(y), W - R, py(y)))
+    out.append('<text x="15" y="%d" transform="rotate(-90 15 %d)">ms</text>' % (H / 2, H / 2))
+    for f, x in zip(fills, xs):
+        out.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>' % (px(x), H - B + 18, size(f)))
+    out.append('<text x="%d" y="%d" text-anchor="middle">ever filled</text>' % ((L + W - R) / 2, H - 8))
+    colors = {"base": "#c0392b", "patched": "#2471a3"}
+    for n, k in enumerate(("base", "patched")):
+        pts = [(px(x), py(stat(data[k][f])[0])) for f, x in zip(fills, xs) if data[k].get(f)]
+        if not pts:
+            continue
+        out.append('<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>' % (
+            colors[k], " ".join("%.1f,%.1f" % p for p in pts)))
+        for f, x in zip(fills, xs):
+            if data[k].get(f):
+                m, lo, hi = stat(data[k][f])
+                out.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s"/>' % (
+                    px(x), py(lo), px(x), py(hi), colors[k]))
+                out.append('<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>' % (px(x), py(m), colors[k]))
+        out.append('<text x="%d" y="%d" fill="%s">%s</text>' % (W - R + 15, T + 20 + 18 * n, colors[k], k))
+    out.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def report(a):
+    rows = load(a.csv)
+    if not rows:
+        print("no results in %s" % a.csv)
+        return 1
+    data = {"base": {}, "patched": {}}
+    ordinary = {"base": [], "patched": []}
+    bad = []
+    for r in rows:
+        k = r["kernel"]
+        if r["kind"] == "fill":
+            data[k].setdefault(r["fill_mb"], []).append(float(r["ms"]))
+            if int(r["swapcache_kb"]) < int(r["keep_mb"]) * 1024 * 9 // 10:
+                bad.append("%s rep %s fill %s: swap cache held %s kB, not the kept %s MiB"
+                           % (k, r["rep"], r["fill_mb"], r["swapcache_kb"], r["keep_mb"]))
+        else:
+            ordinary[k].append(float(r["ms"]))
+        if r["clocksource"] != "tsc":
+            bad.append("%s rep %s: clocksource %s" % (k, r["rep"], r["clocksource"]))
+    fills = sorted({f for k in data for f in data[k]}, key=int)
+    reps = len({(r["kernel"], r["rep"]) for r in rows}) // 2
+    cpus = sorted({r["cpus"] for r in rows})
+    print("swapoff time, QEMU TCG (%s vCPU), zram; ms, median [min..max] of %d interleaved pairs"
+          % ("/".join(cpus), reps))
+    print("%-16s %-24s %-24s %s" % ("filled", "base", "patched", "patched/base"))
+    med = {k: {f: stat(data[k][f])[0] for f in data[k]} for k in data}
+    for f in fills:
+        lab = size(f) + (" (limit)" if int(f) == a.keep else "")
+        ratio = (med["patched"][f] / med["base"][f]) if f in med["patched"] and f in med["base"] else float("nan")
+        print("%-16s %s %s %.2f" % (lab, cell(data["base"].get(f)), cell(data["patched"].get(f)), ratio))
+    if ordinary["base"] or ordinary["patched"]:
+        mb = next((r["fill_mb"] for r in rows if r["kind"] == "ordinary"), "?")
+        rb = stat(ordinary["base"])[0] if ordinary["base"] else float("nan")
+        rp = stat(ordinary["patched"])[0] if ordinary["patched"] else float("nan")
+        print("%-16s %s %s %.2f" % ("ordinary %s" % size(mb), cell(ordinary["base"]),
+                                    cell(ordinary["patched"]), rp / rb))
+    if a.svg:
+        svg(a.svg, fills, data, a.keep)
+
+    print()
+    lim = str(a.keep)
+    fl = [f for f in fills if f != lim]
+    if fl and lim in med["base"] and lim in med["patched"]:
+        small, big = fl[0], fl[-1]
+        mb_, mp_ = med["base"], med["patched"]
+        flat = mp_[big] / mp_[small]
+        near = mp_[big] / mp_[lim]
+        gone = (mp_[big] - mp_[lim]) / (mb_[big] - mb_[lim]) if mb_[big] != mb_[lim] else float("nan")
+        grow = mb_[big] / mb_[small]
+        print("target: patched %s / patched %s = %.2f (want <= 1.20): %s" % (
+            size(big), size(small), flat, "met" if flat <= 1.2 else "NOT met"))
+        print("target: patched %s / limit = %.2f (want <= 1.10): %s" % (
+            size(big), near, "met" if near <= 1.1 else "NOT met"))
+        print("target: (patched - limit) / (base - limit) at %s = %.3f (want <= 0.10): %s" % (
+            size(big), gone, "met" if gone <= 0.1 else "NOT met"))
+        if ordinary["base"] and ordinary["patched"]:
+            r = stat(ordinary["patched"])[0] / stat(ordinary["base"])[0]
+            print("target: ordinary patched/base = %.3f (want 0.95..1.05): %s" % (
+                r, "met" if 0.95 <= r <= 1.05 else "NOT met"))
+        print("recipe: base %s / base %s = %.2f (must grow with the fill)" % (size(big), size(small), grow))
+        if grow < 1.2:
+            bad.append("the base kernel's swapoff did not grow with the fill (%.2fx): "
+                       "the run did not measure the scan" % grow)
+    for b in bad:
+        print("RECIPE BROKEN: %s" % b)
+    return 1 if bad else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("collect")
+    c.add_argument("--kernel", required=True)
+    c.add_argument("--rep", required=True)
+    c.add_argument("--results", required=True)
+    r = sub.add_parser("report")
+    r.add_argument("--csv", required=True)
+    r.add_argument("--svg")
+    r.add_argument("--keep", type=int, default=16)
+    a = ap.parse_args()
+    return collect(a) if a.cmd == "collect" else report(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

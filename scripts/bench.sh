@@ -1,0 +1,77 @@
+#!/bin/sh
+# make bench: the base and the patched kernel side by side in one run.
+#
+# Swapoff: a DISK_MB zram device filled to each of FILLS_MB with KEEP_MB
+# left in use (cache-only) at the top of the fill, the first fill being
+# the limit (only KEEP_MB ever filled); plus the ordinary case, ORD_MB of
+# patterned data swapped out of an ORD_DISK_MB device and back.
+# REPS interleaved pairs (base, patched; then patched, base; ...).
+# Results go to build/bench/swapoff.csv; a rerun resumes where it stopped
+# (FRESH=1 starts over).  The report: scripts/bench.py.
+set -eu
+. "$(dirname "$0")/lib.sh"
+: "${REPS:=5}"
+: "${FILLS_MB:=16,1024,4096,16384}"
+: "${KEEP_MB:=16}"
+: "${DISK_MB:=65536}"
+: "${ORD_MB:=2048}"
+: "${ORD_DISK_MB:=4096}"
+: "${MEM:=6G}"
+: "${SMP:=2}"
+export MEM SMP
+out=$BUILD/bench
+csv=$out/swapoff.csv
+mkdir -p "$out"
+[ "${FRESH:-}" = 1 ] && rm -f "$csv"
+t_start=$(date +%s)
+
+"$TOP/scripts/deps.sh"
+src=$("$TOP/scripts/tree.sh" work | tail -n1)
+kb=$(VARIANT=base FLAVOR=plain "$TOP/scripts/build-kernel.sh" | tail -n1)
+kp=$(VARIANT=patched FLAVOR=plain "$TOP/scripts/build-kernel.sh" | tail -n1)
+[ -r "$kb" ] && [ -r "$kp" ] || die "kernel build failed"
+
+# The guest side: the series' own kselftest, driven with bench sizes.
+extra=$out/guest
+mkdir -p "$extra"
+cat >"$extra/swapoff-bench" <<EOS
+#!/bin/sh
+SWAPOFF_DISK_MB=$DISK_MB SWAPOFF_FILLS_MB=$FILLS_MB SWAPOFF_KEEP_MB=$KEEP_MB \\
+	/tests/swapoff -v zram -t fill_levels
+SWAPOFF_DISK_MB=$ORD_DISK_MB SWAPOFF_DATA_MB=$ORD_MB \\
+	/tests/swapoff -v zram -t data_intact
+EOS
+chmod +x "$extra/swapoff-bench"
+
+params="fills=$FILLS_MB keep=$KEEP_MB disk=$DISK_MB ord=$ORD_MB/$ORD_DISK_MB smp=$SMP mem=$MEM"
+if [ -f "$csv" ] && ! grep -qF "# $params" "$csv"; then
+	say "build/bench/swapoff.csv was made with other parameters; starting over"
+	rm -f "$csv"
+fi
+[ -f "$csv" ] || printf '# %s\nkernel,rep,kind,fill_mb,keep_mb,swapcache_kb,ms,cpus,clocksource\n' "$params" >"$csv"
+
+rep=1
+while [ "$rep" -le "$REPS" ]; do
+	order="base patched"
+	[ $((rep % 2)) -eq 0 ] && order="patched base"
+	for k in $order; do
+		if grep -q "^$k,$rep," "$csv"; then
+			say "rep $rep $k: already in $csv"
+			continue
+		fi
+		img=$kb
+		[ "$k" = patched ] && img=$kp
+		name=bench-swapoff-$k-$rep
+		say "rep $rep/$REPS: $k kernel"
+		SRC=$src SELFTESTS=swapoff GUEST_EXTRA=$extra TIMEOUT=${BENCH_TIMEOUT:-2400} \
+			"$TOP/scripts/run-vm.sh" "$img" swapoff-bench "$name" >"$BUILD/logs/$name.out" 2>&1 ||
+			{ cat "$BUILD/logs/$name.out" >&2; die "benchmark run $name failed (see build/logs/$name.*)"; }
+		python3 "$TOP/scripts/bench.py" collect --kernel "$k" --rep "$rep" \
+			--results "$BUILD/logs/$name.results.log" >>"$csv" ||
+			die "no timings in build/logs/$name.results.log"
+	done
+	rep=$((rep + 1))
+done
+python3 "$TOP/scripts/bench.py" report --csv "$csv" --svg "$out/swapoff.svg" \
+	--keep "$KEEP_MB" | tee "$out/swapoff.txt"
+say "make bench took $(($(date +%s) - t_start)) s; results in $out"

@@ -1,0 +1,51 @@
+#!/bin/sh
+# build-kernel.sh: build a test kernel; its bzImage path is the last line.
+#   VARIANT=base|patched   which tree (base commit, or the work tree)
+#   FLAVOR=plain|debug|kcsan|lockstat
+set -eu
+. "$(dirname "$0")/lib.sh"
+: "${VARIANT:=patched}"
+: "${FLAVOR:=plain}"
+: "${ARCH:=x86_64}"
+: "${JOBS:=$(nproc)}"
+need make gcc flex bison bc ccache
+case $VARIANT in
+base) src=$("$TOP/scripts/tree.sh" base | tail -n1) ;;
+patched) src=$("$TOP/scripts/tree.sh" work | tail -n1) ;;
+*) die "VARIANT must be base or patched, not '$VARIANT'" ;;
+esac
+frags="$TOP/config/$ARCH.config $TOP/config/series.config"
+case $FLAVOR in
+plain) ;;
+debug | kcsan | lockstat) frags="$frags $TOP/config/$FLAVOR.config" ;;
+*) die "FLAVOR must be plain, debug, kcsan or lockstat, not '$FLAVOR'" ;;
+esac
+for f in $frags; do [ -r "$f" ] || die "missing config fragment $f"; done
+
+obj=$BUILD/obj/$ARCH-$VARIANT-$FLAVOR
+mkdir -p "$obj" "$BUILD/logs"
+log=$BUILD/logs/build-$ARCH-$VARIANT-$FLAVOR.log
+export CCACHE_DIR="${CCACHE_DIR:-$SWAPQ_CACHE/ccache}"
+export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros
+export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
+export KBUILD_BUILD_USER=swapq KBUILD_BUILD_HOST=swapq
+mk() { make -s -C "$src" O="$obj" ARCH="$ARCH" CC="ccache gcc" "$@"; }
+
+say "configuring $VARIANT/$FLAVOR kernel in $obj"
+# Regenerate into a scratch directory; replace .config only on change so
+# incremental builds stay incremental.
+cfg=$obj/swapq-cfg
+rm -rf "$cfg"
+mkdir -p "$cfg"
+mk KCONFIG_CONFIG="$cfg/.config" allnoconfig >>"$log" 2>&1 || die "allnoconfig failed (see $log)"
+(cd "$cfg" && "$src/scripts/kconfig/merge_config.sh" -m -O "$cfg" "$cfg/.config" $frags) >>"$log" 2>&1 ||
+	die "merge_config failed (see $log)"
+mk KCONFIG_CONFIG="$cfg/.config" olddefconfig >>"$log" 2>&1 || die "olddefconfig failed (see $log)"
+"$TOP/scripts/config-check.sh" "$cfg/.config" "$src" $frags
+cmp -s "$cfg/.config" "$obj/.config" || cp "$cfg/.config" "$obj/.config"
+
+say "building $VARIANT/$FLAVOR bzImage (log: $log)"
+t0=$(date +%s)
+mk -j"$JOBS" bzImage >>"$log" 2>&1 || { tail -n 20 "$log" >&2; die "kernel build failed (see $log)"; }
+say "built in $(($(date +%s) - t0)) s"
+echo "$obj/arch/x86/boot/bzImage"

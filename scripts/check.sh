@@ -1,0 +1,78 @@
+#!/bin/sh
+# make check: the harness's own tests, the series' review gates, and the
+# debug test kernel booted with the KUnit suites and the swap kselftests.
+# Ends with "N passed, N failed" over every check, KUnit case and
+# kselftest case; a skip counts as a failure (our config enables all).
+set -u
+. "$(dirname "$0")/lib.sh"
+: "${GUEST_TESTS:=sanity,swapoff}"
+: "${SELFTESTS:=swapoff}"
+export SELFTESTS
+pass=0 fail=0
+t_start=$(date +%s)
+mkdir -p "$BUILD/logs"
+
+# count LOG: add a step's closing "N passed, N failed" to the totals.
+count() {
+	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$1" | tail -n1)
+	p=$(echo "$line" | grep -oE '[0-9]+ passed' | cut -d' ' -f1)
+	f=$(echo "$line" | grep -oE '[0-9]+ failed' | cut -d' ' -f1)
+	if [ -z "$p" ]; then
+		echo "not ok $2 - no results (see $1)"
+		fail=$((fail + 1))
+		return
+	fi
+	pass=$((pass + p))
+	fail=$((fail + f))
+}
+
+result() {	# result NAME STATUS [WHY]
+	if [ "$2" -eq 0 ]; then
+		echo "ok $1"
+		pass=$((pass + 1))
+	else
+		echo "not ok $1 - $3"
+		fail=$((fail + 1))
+	fi
+}
+
+say "installing dependencies"
+"$TOP/scripts/deps.sh" || die "cannot install the build dependencies"
+
+say "harness tests"
+"$TOP/tests/run.sh" | tee "$BUILD/logs/check-harness.log"
+count "$BUILD/logs/check-harness.log" harness
+
+say "series gates"
+"$TOP/scripts/gates.sh" | tee "$BUILD/logs/check-gates.log"
+count "$BUILD/logs/check-gates.log" gates
+
+say "test kernel"
+kernel=$(VARIANT=patched FLAVOR=debug "$TOP/scripts/build-kernel.sh" | tail -n1)
+if [ ! -r "$kernel" ]; then
+	result build-debug-kernel 1 "the patched debug kernel did not build"
+else
+	result build-debug-kernel 0
+	src=$("$TOP/scripts/tree.sh" work 2>/dev/null | tail -n1)
+	SRC=$src STRICT_SKIP=1 "$TOP/scripts/run-vm.sh" "$kernel" "$GUEST_TESTS" check-guest |
+		tee "$BUILD/logs/check-guest.log"
+	count "$BUILD/logs/check-guest.log" guest
+
+	# The runner itself, against real splats and a real hang.
+	for c in WARNING:'splat .*(WARNING|cut here)' EXCEPTION:'splat .*(Oops|BUG)' \
+		SLAB_USE_AFTER_FREE:'splat .*KASAN' HUNG_TASK:'timed out after'; do
+		t=${c%%:*} want=${c#*:}
+		TIMEOUT=${HANG_TIMEOUT:-150} "$TOP/scripts/run-vm.sh" "$kernel" "lkdtm-$t" \
+			"runner-$t" >"$BUILD/logs/runner-$t.out" 2>&1
+		rc=$?
+		if [ "$rc" -ne 0 ] && grep -Eq "$want" "$BUILD/logs/runner-$t.out"; then
+			result "runner-detects-$t" 0
+		else
+			result "runner-detects-$t" 1 "exit $rc, no '$want' in build/logs/runner-$t.out"
+		fi
+	done
+fi
+
+say "make check took $(($(date +%s) - t_start)) s"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,48 @@
+#!/bin/sh
+# initramfs.sh OUT [SRC]: busybox-static, the guest init, our guest
+# programs, and the kselftests named in $SELFTESTS built (static) from the
+# kernel tree SRC's tools/testing/selftests/mm.
+set -eu
+. "$(dirname "$0")/lib.sh"
+out=$1
+src=${2:-}
+: "${SELFTESTS:=}"
+need cpio gzip gcc
+bb=$(command -v busybox 2>/dev/null || echo /bin/busybox)
+file -L "$bb" 2>/dev/null | grep -q 'statically linked' || bb=/bin/busybox
+[ -x "$bb" ] || die "busybox-static is missing (run 'make deps')"
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/bin" "$stage/tests" "$stage/dev" "$stage/proc" "$stage/sys" "$stage/tmp"
+cp "$bb" "$stage/bin/busybox"
+ln -s busybox "$stage/bin/sh"
+cp "$TOP/guest/init" "$stage/init"
+gcc -static -O2 -Wall -o "$stage/bin/qexit" "$TOP/guest/qexit.c" || die "cannot build qexit"
+for f in "$TOP"/guest/tests/*; do
+	case $f in
+	*/lkdtm.sh)
+		for t in WARNING EXCEPTION SLAB_USE_AFTER_FREE HUNG_TASK; do
+			cp "$f" "$stage/tests/lkdtm-$t"
+		done ;;
+	*.c) gcc -static -O2 -Wall -o "$stage/tests/$(basename "$f" .c)" "$f" ||
+		die "cannot build $f" ;;
+	*) cp "$f" "$stage/tests/" ;;
+	esac
+done
+if [ -n "${GUEST_EXTRA:-}" ]; then
+	cp "$GUEST_EXTRA"/* "$stage/tests/" || die "cannot copy $GUEST_EXTRA"
+fi
+for t in $SELFTESTS; do
+	[ -n "$src" ] || die "SELFTESTS given without a kernel tree"
+	c=$src/tools/testing/selftests/mm/$t.c
+	if [ ! -f "$c" ]; then
+		say "note: $t is not in $src; the guest will report it missing"
+		continue
+	fi
+	gcc -static -O2 -Wall -I"$src/tools/testing/selftests" \
+		-I"$src/tools/include/uapi" -o "$stage/tests/$t" "$c" -lpthread ||
+		die "cannot build selftest $t"
+done
+chmod +x "$stage"/tests/*
+(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -9) >"$out.tmp"
+mv "$out.tmp" "$out"

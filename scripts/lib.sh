@@ -1,0 +1,38 @@
+# Common helpers for the harness scripts (POSIX sh).  Source, don't run.
+
+# Where the harness keeps state that outlives a clone: the downloaded
+# package, the deterministic base repository and the ccache.
+: "${SWAPQ_CACHE:=${XDG_CACHE_HOME:-$HOME/.cache}/swapq}"
+: "${TOP:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${BUILD:=$TOP/build}"
+export SWAPQ_CACHE TOP BUILD
+
+# A fixed identity for the commits the harness itself makes (CI has none).
+export GIT_AUTHOR_NAME="swapq harness" GIT_AUTHOR_EMAIL="swapq@localhost"
+export GIT_COMMITTER_NAME="swapq harness" GIT_COMMITTER_EMAIL="swapq@localhost"
+
+die() {
+	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
+	exit 1
+}
+
+say() {
+	printf '==> %s\n' "$*" >&2
+}
+
+# step DESC CMD...: run CMD, report how long it took, fail naming DESC.
+step() {
+	_desc=$1
+	shift
+	say "$_desc"
+	_t0=$(date +%s)
+	"$@" || die "$_desc failed"
+	say "$_desc: done in $(($(date +%s) - _t0)) s"
+}
+
+need() {
+	for _t in "$@"; do
+		command -v "$_t" >/dev/null 2>&1 ||
+			die "missing tool '$_t' (run 'make deps' to install the build dependencies)"
+	done
+}

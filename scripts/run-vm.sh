@@ -1,0 +1,38 @@
+#!/bin/sh
+# run-vm.sh KERNEL TESTS NAME: boot KERNEL under QEMU, run the comma-
+# separated TESTS in the guest, keep the logs under build/logs/NAME.* and
+# judge the run with results.py (its exit status is ours).
+#   SMP=2 MEM=3G TIMEOUT=900 ACCEL=tcg SRC=<tree for SELFTESTS> APPEND=...
+set -eu
+. "$(dirname "$0")/lib.sh"
+[ $# -ge 3 ] || die "usage: run-vm.sh KERNEL TESTS NAME"
+kernel=$1
+tests=$2
+name=$3
+: "${SMP:=2}"
+: "${MEM:=3G}"
+: "${TIMEOUT:=900}"
+: "${ACCEL:=tcg,thread=multi}"
+: "${APPEND:=}"
+need qemu-system-x86_64 timeout python3
+[ -r "$kernel" ] || die "no kernel image at $kernel"
+mkdir -p "$BUILD/logs"
+initrd=$BUILD/initramfs-$name.cpio.gz
+"$TOP/scripts/initramfs.sh" "$initrd" "${SRC:-}"
+con=$BUILD/logs/$name.console.log
+res=$BUILD/logs/$name.results.log
+rm -f "$con" "$res"
+say "booting $name: $(basename "$(dirname "$(dirname "$(dirname "$(dirname "$kernel")")")")") smp=$SMP mem=$MEM tests=$tests (timeout ${TIMEOUT}s)"
+t0=$(date +%s)
+rc=0
+timeout -k 10 "$TIMEOUT" qemu-system-x86_64 -accel "$ACCEL" -cpu max -smp "$SMP" -m "$MEM" \
+	-kernel "$kernel" -initrd "$initrd" -nographic -no-reboot \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+	-serial "file:$con" -serial "file:$res" -monitor none \
+	-append "console=ttyS0 panic=-1 tsc=reliable loglevel=7 hung_task_timeout_secs=20 swapq.tests=$tests $APPEND" \
+	</dev/null >"$BUILD/logs/$name.qemu.log" 2>&1 || rc=$?
+el=$(($(date +%s) - t0))
+say "$name: guest ran ${el}s (qemu status $rc)"
+echo "qemu_status=$rc elapsed=$el" >>"$res"
+exec python3 "$TOP/scripts/results.py" judge --name "$name" --console "$con" --results "$res" \
+	${RESULTS_CSV:+--csv "$RESULTS_CSV"} ${STRICT_SKIP:+--skip-fails}

@@ -1,0 +1,166 @@
+#!/bin/sh
+# Prepare kernel source trees (clones that share the base repository's
+# objects; the base repository itself is never modified).
+#
+#   tree.sh base     $BASE_SRC = the base commit, for the base kernel
+#   tree.sh work     $WORK = base commit + git am series/*.patch
+#   tree.sh export   write $WORK's commits back into series/
+#   tree.sh patch    print the patch files of series/, in git am order
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+: "${SERIES:=$TOP/series}"
+: "${WORK:=$BUILD/work}"
+: "${BASE_SRC:=$BUILD/src-base}"
+
+series_patches() {
+	for p in "$SERIES"/[0-9][0-9][0-9][0-9]-*.patch; do
+		[ -e "$p" ] || continue
+		case ${p##*/} in 0000-cover-letter.patch) continue ;; esac
+		echo "$p"
+	done
+}
+
+series_hash() {
+	cat "$SERIES"/*.patch 2>/dev/null | sha256sum | cut -d' ' -f1
+}
+
+# clone_at DIR REPO COMMIT: a shared clone of REPO checked out at COMMIT.
+clone_at() {
+	if [ -d "$1/.git" ] && [ "$(cat "$1/.git/swapq-origin" 2>/dev/null)" != "$2" ]; then
+		say "$1 was cloned from another tree; recloning"
+		rm -rf "$1"
+	fi
+	if [ ! -d "$1/.git" ]; then
+		say "cloning $2 into $1 (shared objects)"
+		rm -rf "$1"
+		mkdir -p "$(dirname "$1")"
+		git clone -q --shared --no-checkout "$2" "$1" ||
+			die "cannot clone $2"
+		echo "$2" >"$1/.git/swapq-origin"
+	fi
+	git -C "$1" cat-file -e "$3^{commit}" 2>/dev/null ||
+		git -C "$1" fetch -q "$2" "$3" ||
+		die "cannot fetch $3 from $2"
+	git -C "$1" checkout -q -f --detach "$3" || die "cannot check out $3 in $1"
+}
+
+# fmt_patch DIR BASE OUT: format-patch BASE..HEAD of DIR into OUT with
+# everything that could vary from run to run pinned (commit hashes,
+# signature, dates and identity of the cover letter, user configuration).
+fmt_patch() {
+	an=$(git -C "$1" log -1 --format=%an HEAD)
+	ae=$(git -C "$1" log -1 --format=%ae HEAD)
+	ad=$(git -C "$1" log -1 --format=%ad --date=raw HEAD)
+	GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
+	GIT_COMMITTER_NAME=$an GIT_COMMITTER_EMAIL=$ae GIT_COMMITTER_DATE=$ad \
+		git -C "$1" format-patch -q --cover-letter --zero-commit \
+		--no-signature --base="$2" -o "$3" "$2..HEAD"
+}
+
+base_info() {
+	set -- $("$TOP/scripts/fetch-base.sh")
+	[ $# -eq 2 ] || die "could not determine the base tree"
+	REPO=$1
+	COMMIT=$2
+}
+
+check_base_commit() {
+	want=$(sed -n 's/^base-commit: //p' "$SERIES/0000-cover-letter.patch" 2>/dev/null || true)
+	[ -n "$want" ] && [ "$want" != "$COMMIT" ] || return 0
+	if [ -n "${KERNEL_SRC:-}" ]; then
+		say "note: series/ is based on $want, applying to $COMMIT from KERNEL_SRC"
+	else
+		die "series/ says base-commit: $want but the base tree is $COMMIT"
+	fi
+}
+
+do_work() {
+	base_info
+	check_base_commit
+	stamp=$WORK/.git/swapq-stamp
+	if [ -d "$WORK/.git" ]; then
+		[ -z "$(git -C "$WORK" status --porcelain --untracked-files=no)" ] ||
+			die "$WORK has uncommitted changes: commit them (and 'make export') first"
+		head=$(git -C "$WORK" rev-parse HEAD)
+		if [ -f "$stamp" ]; then
+			read -r s_commit s_head s_hash <"$stamp" || true
+			[ "$s_head" = "$head" ] || [ "${FORCE:-}" = 1 ] ||
+				die "$WORK has commits that are not in series/: 'make export' them, or FORCE=1 to drop them"
+			if [ "$s_commit $s_head $s_hash" = "$COMMIT $head $(series_hash)" ]; then
+				say "work tree is up to date with series/"
+				echo "$WORK"
+				return 0
+			fi
+		fi
+	fi
+	rm -f "$stamp"
+	clone_at "$WORK" "$REPO" "$COMMIT"
+	n=0
+	for p in $(series_patches); do
+		n=$((n + 1))
+		if ! git -C "$WORK" am -q --committer-date-is-author-date "$p" \
+			>"$WORK/.git/swapq-am.log" 2>&1; then
+			why=$(grep -m1 -E '^error:' "$WORK/.git/swapq-am.log" || true)
+			git -C "$WORK" am --abort >/dev/null 2>&1 || true
+			git -C "$WORK" checkout -q -f --detach "$COMMIT"
+			die "${p##*/} does not apply to $COMMIT: ${why:-see $WORK/.git/swapq-am.log}"
+		fi
+	done
+	git -C "$WORK" checkout -q -B series
+	rm -f "$WORK/.git/swapq-cover"
+	if [ -f "$SERIES/0000-cover-letter.patch" ] && [ "$n" -gt 0 ]; then
+		tmp=$(mktemp -d)
+		fmt_patch "$WORK" "$COMMIT" "$tmp"
+		"$TOP/scripts/cover.py" extract "$SERIES/0000-cover-letter.patch" \
+			"$tmp/0000-cover-letter.patch" >"$WORK/.git/swapq-cover" ||
+			{ rm -rf "$tmp"; die "cannot keep the cover letter's text"; }
+		rm -rf "$tmp"
+	fi
+	echo "$COMMIT $(git -C "$WORK" rev-parse HEAD) $(series_hash)" >"$stamp"
+	say "work tree: $WORK = $COMMIT + $n patches"
+	echo "$WORK"
+}
+
+do_export() {
+	base_info
+	[ -d "$WORK/.git" ] || die "no work tree at $WORK: run 'make worktree' first"
+	[ -z "$(git -C "$WORK" status --porcelain --untracked-files=no)" ] ||
+		die "$WORK has uncommitted changes: commit them first"
+	git -C "$WORK" merge-base --is-ancestor "$COMMIT" HEAD ||
+		die "$WORK's HEAD does not descend from the base commit $COMMIT"
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	if [ "$(git -C "$WORK" rev-list --count "$COMMIT..HEAD")" -gt 0 ]; then
+		fmt_patch "$WORK" "$COMMIT" "$tmp/out"
+		if [ -f "$WORK/.git/swapq-cover" ]; then
+			"$TOP/scripts/cover.py" fill "$tmp/out/0000-cover-letter.patch" \
+				"$WORK/.git/swapq-cover" >"$tmp/cover" ||
+				die "cannot fill in the cover letter"
+			mv "$tmp/cover" "$tmp/out/0000-cover-letter.patch"
+		else
+			say "note: no cover letter text yet; edit series/0000-cover-letter.patch, then 'make worktree'"
+		fi
+	else
+		mkdir -p "$tmp/out"
+	fi
+	mkdir -p "$SERIES"
+	rm -f "$SERIES"/*.patch
+	for f in "$tmp"/out/*.patch; do
+		[ -e "$f" ] && mv "$f" "$SERIES/"
+	done
+	echo "$COMMIT $(git -C "$WORK" rev-parse HEAD) $(series_hash)" >"$WORK/.git/swapq-stamp"
+	say "exported $(ls "$SERIES" | grep -c '\.patch$') files to $SERIES"
+}
+
+case ${1:-} in
+base)
+	base_info
+	clone_at "$BASE_SRC" "$REPO" "$COMMIT"
+	echo "$BASE_SRC"
+	;;
+work) do_work ;;
+export) do_export ;;
+patches) series_patches ;;
+*) die "usage: tree.sh base|work|export|patches" ;;
+esac

@@ -1,0 +1,23 @@
+# Helpers for the harness's own tests (sourced).  Each test prints one
+# "ok NAME" or "not ok NAME - why" line per check; tests/run.sh counts them.
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+export TOP
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+ok() { echo "ok $1"; }
+notok() { echo "not ok $1 - $2"; }
+
+# expect_fail NAME PATTERN CMD...: CMD must exit non-zero and print PATTERN
+# (a grep -E pattern) on stdout or stderr, in one line.
+expect_fail() {
+	_n=$1 _p=$2
+	shift 2
+	if "$@" >"$T/out" 2>&1; then
+		notok "$_n" "succeeded, expected a failure"
+	elif grep -Eq -- "$_p" "$T/out"; then
+		ok "$_n"
+	else
+		notok "$_n" "no '$_p' in: $(tail -n 3 "$T/out" | tr '\n' ' ')"
+	fi
+}

@@ -1,0 +1,59 @@
+#!/bin/sh
+# Work tree round trip on the fixture series under tests/fixture/, and the
+# guards that keep a half-applied or unexported tree from looking good.
+. "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/lib.sh"
+set -- $("$TOP/scripts/fetch-base.sh" 2>/dev/null)
+COMMIT=$2
+export SERIES=$T/series WORK=$BUILD/test-work
+cp -r "$TOP/tests/fixture/series" "$SERIES"
+tree() { "$TOP/scripts/tree.sh" "$@" >"$T/log" 2>&1; }
+
+if FORCE=1 tree work; then ok apply-fixture; else notok apply-fixture "$(tail -n1 "$T/log")"; fi
+d=$(git -C "$WORK" diff --name-only "$COMMIT" HEAD | tr '\n' ' ')
+if [ "$d" = "mm/swapfile.c mm/tests/swapq_fixture.c " ] &&
+	! cmp -s "$WORK/mm/swapfile.c" "$(git -C "$WORK" show "$COMMIT:mm/swapfile.c" >"$T/base.c"; echo "$T/base.c")" &&
+	! git -C "$WORK" check-ignore -q mm/tests/swapq_fixture.c; then
+	ok patched-tree-differs
+else
+	notok patched-tree-differs "changed: $d"
+fi
+if tree export && diff -r "$TOP/tests/fixture/series" "$SERIES" >"$T/diff"; then
+	ok roundtrip-identical
+else
+	notok roundtrip-identical "$(head -c 300 "$T/diff" | tr '\n' ' ')"
+fi
+
+# An edit in the work tree reaches series/, cover text kept.
+git -C "$WORK" -c user.name=T -c user.email=t@t commit -q --allow-empty -m "mm: an empty fixture commit"
+tree export
+if [ "$(ls "$SERIES" | wc -l)" -eq 4 ] && grep -q 'harness fixture: two small patches' "$SERIES/0000-cover-letter.patch" &&
+	grep -q '^Subject: \[PATCH 0/3\]' "$SERIES/0000-cover-letter.patch" &&
+	grep -q 'An indented table line' "$SERIES/0000-cover-letter.patch"; then
+	ok export-keeps-cover-text
+else
+	notok export-keeps-cover-text "$(ls "$SERIES" | tr '\n' ' ')"
+fi
+
+# Guards: uncommitted edits, unexported commits.
+echo "/* dirty */" >>"$WORK/mm/swapfile.c"
+expect_fail refuse-dirty-worktree 'uncommitted changes' "$TOP/scripts/tree.sh" work
+git -C "$WORK" checkout -q -- mm/swapfile.c
+git -C "$WORK" -c user.name=T -c user.email=t@t commit -q --allow-empty -m "mm: not exported"
+expect_fail refuse-unexported-commits 'not in series/' "$TOP/scripts/tree.sh" work
+
+# A series that does not apply: named, and no stamp left behind.
+rm -f "$SERIES"/*.patch
+cp "$TOP"/tests/fixture/series/*.patch "$SERIES"
+sed -i 's/^ static unsigned int find_next_to_unuse/ static unsigned int find_next_to_unused/' \
+	"$SERIES"/0001-*.patch
+FORCE=1 expect_fail patch-does-not-apply '0001-mm-swap-fixture-mark-find_next_to_unuse.patch does not apply' \
+	"$TOP/scripts/tree.sh" work
+if [ ! -e "$WORK/.git/swapq-stamp" ] && [ ! -d "$WORK/.git/rebase-apply" ] &&
+	[ "$(git -C "$WORK" rev-parse HEAD)" = "$COMMIT" ]; then
+	ok no-half-applied-tree
+else
+	notok no-half-applied-tree "stamp or am state left in $WORK"
+fi
+# Asking again does not take the bare base for the applied series.
+expect_fail retry-still-fails 'does not apply' "$TOP/scripts/tree.sh" work
