@@ -21,8 +21,22 @@ series_patches() {
 	done
 }
 
+# The hash of the patches (not the cover letter: editing its text needs
+# no new application).
 series_hash() {
-	cat "$SERIES"/*.patch 2>/dev/null | sha256sum | cut -d' ' -f1
+	cat $(series_patches) </dev/null 2>/dev/null | sha256sum | cut -d' ' -f1
+}
+
+# keep_cover: remember the cover letter's own text for the next export.
+keep_cover() {
+	rm -f "$WORK/.git/swapq-cover"
+	[ -f "$SERIES/0000-cover-letter.patch" ] && [ -n "$(series_patches)" ] || return 0
+	tmp=$(mktemp -d)
+	fmt_patch "$WORK" "$COMMIT" "$tmp"
+	"$TOP/scripts/cover.py" extract "$SERIES/0000-cover-letter.patch" \
+		"$tmp/0000-cover-letter.patch" >"$WORK/.git/swapq-cover" ||
+		{ rm -rf "$tmp"; die "cannot keep the cover letter's text"; }
+	rm -rf "$tmp"
 }
 
 # clone_at DIR REPO COMMIT: a shared clone of REPO checked out at COMMIT.
@@ -88,6 +102,7 @@ do_work() {
 			[ "$s_head" = "$head" ] || [ "${FORCE:-}" = 1 ] ||
 				die "$WORK has commits that are not in series/: 'make export' them, or FORCE=1 to drop them"
 			if [ "$s_commit $s_head $s_hash" = "$COMMIT $head $(series_hash)" ]; then
+				keep_cover
 				say "work tree is up to date with series/"
 				echo "$WORK"
 				return 0
@@ -108,15 +123,7 @@ do_work() {
 		fi
 	done
 	git -C "$WORK" checkout -q -B series
-	rm -f "$WORK/.git/swapq-cover"
-	if [ -f "$SERIES/0000-cover-letter.patch" ] && [ "$n" -gt 0 ]; then
-		tmp=$(mktemp -d)
-		fmt_patch "$WORK" "$COMMIT" "$tmp"
-		"$TOP/scripts/cover.py" extract "$SERIES/0000-cover-letter.patch" \
-			"$tmp/0000-cover-letter.patch" >"$WORK/.git/swapq-cover" ||
-			{ rm -rf "$tmp"; die "cannot keep the cover letter's text"; }
-		rm -rf "$tmp"
-	fi
+	keep_cover
 	echo "$COMMIT $(git -C "$WORK" rev-parse HEAD) $(series_hash)" >"$stamp"
 	say "work tree: $WORK = $COMMIT + $n patches"
 	echo "$WORK"
