@@ -14,10 +14,11 @@ base) src=$("$TOP/scripts/tree.sh" base | tail -n1) ;;
 patched) src=$("$TOP/scripts/tree.sh" work | tail -n1) ;;
 *) die "VARIANT must be base or patched, not '$VARIANT'" ;;
 esac
-frags="$TOP/config/$ARCH.config $TOP/config/series.config"
+frags="$TOP/config/$ARCH.config"
 case $FLAVOR in
 plain) ;;
-debug | kcsan | lockstat) frags="$frags $TOP/config/$FLAVOR.config" ;;
+lockstat) frags="$frags $TOP/config/$FLAVOR.config" ;;
+debug | kcsan) frags="$frags $TOP/config/kunit.config $TOP/config/series.config $TOP/config/$FLAVOR.config" ;;
 *) die "FLAVOR must be plain, debug, kcsan or lockstat, not '$FLAVOR'" ;;
 esac
 for f in $frags; do [ -r "$f" ] || die "missing config fragment $f"; done

@@ -5,7 +5,7 @@
 . "$TOP/scripts/lib.sh"
 set -- $("$TOP/scripts/fetch-base.sh" 2>/dev/null)
 COMMIT=$2
-export SERIES=$T/series WORK=$BUILD/test-work
+export SERIES=$T/series WORK=$BUILD/test-work MBOX=$T/series.mbox
 cp -r "$TOP/tests/fixture/series" "$SERIES"
 tree() { "$TOP/scripts/tree.sh" "$@" >"$T/log" 2>&1; }
 
@@ -22,6 +22,16 @@ if tree export && diff -r "$TOP/tests/fixture/series" "$SERIES" >"$T/diff"; then
 	ok roundtrip-identical
 else
 	notok roundtrip-identical "$(head -c 300 "$T/diff" | tr '\n' ' ')"
+fi
+
+# The mbox: threaded on the cover letter, and git am of it onto a fresh
+# base gives the work tree's tree.
+if "$TOP/scripts/mbox.sh" >"$T/mbox.log" 2>&1 &&
+	[ "$(grep -c '^In-Reply-To: <swapq-' "$MBOX")" -eq 2 ] &&
+	grep -q 'reproduces the work tree' "$T/mbox.log"; then
+	ok mbox-git-am-reproduces
+else
+	notok mbox-git-am-reproduces "$(tail -n1 "$T/mbox.log")"
 fi
 
 # An edit in the work tree reaches series/, cover text kept.
