@@ -12,6 +12,7 @@ need make gcc flex bison bc ccache
 case $VARIANT in
 base) src=$("$TOP/scripts/tree.sh" base | tail -n1) ;;
 patched) src=$("$TOP/scripts/tree.sh" work | tail -n1) ;;
+mutant) src=${SRC_TREE:?VARIANT=mutant needs SRC_TREE} ;;
 *) die "VARIANT must be base or patched, not '$VARIANT'" ;;
 esac
 frags="$TOP/config/$ARCH.config"

@@ -60,9 +60,9 @@ else
 
 	# The runner itself, against real splats and a real hang.
 	for c in WARNING:'splat .*(WARNING|cut here)' EXCEPTION:'splat .*(Oops|BUG)' \
-		SLAB_USE_AFTER_FREE:'splat .*KASAN' HUNG_TASK:'timed out after'; do
+		READ_AFTER_FREE:'splat .*KASAN' HUNG_TASK:'timed out after'; do
 		t=${c%%:*} want=${c#*:}
-		TIMEOUT=${HANG_TIMEOUT:-150} "$TOP/scripts/run-vm.sh" "$kernel" "lkdtm-$t" \
+		SELFTESTS= TIMEOUT=${HANG_TIMEOUT:-60} "$TOP/scripts/run-vm.sh" "$kernel" "lkdtm-$t" \
 			"runner-$t" >"$BUILD/logs/runner-$t.out" 2>&1
 		rc=$?
 		if [ "$rc" -ne 0 ] && grep -Eq "$want" "$BUILD/logs/runner-$t.out"; then
@@ -71,6 +71,23 @@ else
 			result "runner-detects-$t" 1 "exit $rc, no '$want' in build/logs/runner-$t.out"
 		fi
 	done
+fi
+
+if [ "${CHECK_FULL:-}" = 1 ]; then
+	say "check-full: deliberate breakages must fail KUnit cases"
+	"$TOP/scripts/mutations.sh" | tee "$BUILD/logs/check-mutations.log"
+	count "$BUILD/logs/check-mutations.log" mutations
+
+	say "check-full: the KCSAN kernel"
+	kk=$(VARIANT=patched FLAVOR=kcsan "$TOP/scripts/build-kernel.sh" | tail -n1)
+	if [ -r "$kk" ]; then
+		src=$("$TOP/scripts/tree.sh" work 2>/dev/null | tail -n1)
+		SRC=$src STRICT_SKIP=1 "$TOP/scripts/run-vm.sh" "$kk" "$GUEST_TESTS" check-kcsan |
+			tee "$BUILD/logs/check-kcsan.log"
+		count "$BUILD/logs/check-kcsan.log" kcsan
+	else
+		result build-kcsan-kernel 1 "the patched KCSAN kernel did not build"
+	fi
 fi
 
 say "make check took $(($(date +%s) - t_start)) s"

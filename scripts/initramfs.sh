@@ -21,7 +21,7 @@ gcc -static -O2 -Wall -o "$stage/bin/qexit" "$TOP/guest/qexit.c" || die "cannot 
 for f in "$TOP"/guest/tests/*; do
 	case $f in
 	*/lkdtm.sh)
-		for t in WARNING EXCEPTION SLAB_USE_AFTER_FREE HUNG_TASK; do
+		for t in WARNING EXCEPTION READ_AFTER_FREE HUNG_TASK; do
 			cp "$f" "$stage/tests/lkdtm-$t"
 		done ;;
 	*.c) gcc -static -O2 -Wall -o "$stage/tests/$(basename "$f" .c)" "$f" ||

@@ -5,5 +5,5 @@ t=${0##*/lkdtm-}
 f=/sys/kernel/debug/provoke-crash/DIRECT
 [ -w $f ] || { echo "# LKDTM not available"; exit 4; }
 echo "# provoking $t"
-echo "$t" >$f
+echo "$t" >$f || { echo "# LKDTM has no crash type $t"; exit 1; }
 echo "# still running after $t"
