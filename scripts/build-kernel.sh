@@ -19,8 +19,9 @@ frags="$TOP/config/$ARCH.config"
 case $FLAVOR in
 plain) ;;
 lockstat) frags="$frags $TOP/config/$FLAVOR.config" ;;
+noswap) frags="$frags $TOP/config/noswap.config" ;;
 debug | kcsan) frags="$frags $TOP/config/kunit.config $TOP/config/series.config $TOP/config/$FLAVOR.config" ;;
-*) die "FLAVOR must be plain, debug, kcsan or lockstat, not '$FLAVOR'" ;;
+*) die "FLAVOR must be plain, debug, kcsan, lockstat or noswap, not '$FLAVOR'" ;;
 esac
 for f in $frags; do [ -r "$f" ] || die "missing config fragment $f"; done
 

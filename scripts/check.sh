@@ -58,6 +58,10 @@ else
 		tee "$BUILD/logs/check-guest.log"
 	count "$BUILD/logs/check-guest.log" guest
 
+	say "bisectability: every prefix builds what it touches, W=1"
+	"$TOP/scripts/prefix-build.sh" | tee "$BUILD/logs/check-prefix.log"
+	count "$BUILD/logs/check-prefix.log" prefix-build
+
 	# The runner itself, against real splats and a real hang.
 	for c in WARNING:'splat .*(WARNING|cut here)' EXCEPTION:'splat .*(Oops|BUG)' \
 		READ_AFTER_FREE:'splat .*KASAN' HUNG_TASK:'timed out after'; do
@@ -72,6 +76,11 @@ else
 		fi
 	done
 fi
+
+say "the series with CONFIG_SWAP=n"
+k0=$(VARIANT=patched FLAVOR=noswap "$TOP/scripts/build-kernel.sh" | tail -n1)
+[ -r "$k0" ]
+result build-swap-n $? "the series does not build with CONFIG_SWAP=n (see build/logs/build-x86_64-patched-noswap.log)"
 
 if [ "${CHECK_FULL:-}" = 1 ]; then
 	say "check-full: deliberate breakages must fail KUnit cases"

@@ -10,6 +10,10 @@ src=$2
 shift 2
 [ -r "$dotconfig" ] || die "no config at $dotconfig"
 missing=
+wanted=$(mktemp)
+trap 'rm -f "$wanted"' EXIT
+# What each symbol should be: the last fragment that names it wins, as in
+# merge_config.sh.
 for frag in "$@"; do
 	while IFS= read -r line; do
 		case $line in
@@ -17,7 +21,13 @@ for frag in "$@"; do
 		"# CONFIG_"*" is not set") sym=${line#\# }; sym=${sym%% *} ;;
 		*) continue ;;
 		esac
-		if [ "${frag##*/}" = series.config ] &&
+		printf '%s\t%s\t%s\n' "$sym" "${frag##*/}" "$line" >>"$wanted"
+	done <"$frag"
+done
+# tac keeps the last mention first; sort -u -s keeps it per symbol.
+tac "$wanted" | sort -s -u -t "$(printf '\t')" -k1,1 |
+while IFS="$(printf '\t')" read -r sym fragname line; do
+		if [ "$fragname" = series.config ] &&
 			! grep -rqs --include='Kconfig*' -x "config ${sym#CONFIG_}" "$src"; then
 			say "note: $sym is not defined in this tree (series not applied); not required"
 			continue
@@ -29,6 +39,8 @@ for frag in "$@"; do
 			grep -qx -- "$line" "$dotconfig" ||
 				missing="$missing $sym(wanted ${line#*=}, got $(sed -n "s/^$sym=//p" "$dotconfig" | grep . || echo unset))" ;;
 		esac
-	done <"$frag"
-done
+		echo "$missing"
+done | tail -n1 >"$wanted.out"
+missing=$(cat "$wanted.out")
+rm -f "$wanted.out"
 [ -z "$missing" ] || die "config symbols lost after olddefconfig:$missing"

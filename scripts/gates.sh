@@ -21,6 +21,21 @@ if [ -d "$work/.git" ]; then
 		   printf '%s\n' "$out" | grep -E '^(ERROR|WARNING|CHECK):' | sed 's/^/#   /' ;;
 		esac
 	done
+	# kernel-doc: no warning in the touched C files that the base lacks.
+	set -- $("$TOP/scripts/fetch-base.sh" 2>/dev/null)
+	base_src=$("$TOP/scripts/tree.sh" base 2>/dev/null | tail -n1)
+	kdoc() {	# kdoc TREE FILE: its kernel-doc warnings, without line numbers
+		[ -f "$1/$2" ] || return 0
+		(cd "$1" && perl scripts/kernel-doc -none -Wall "$2" 2>&1) |
+			sed -E 's/:[0-9]+ / /' | sort -u
+	}
+	for f in $(git -C "$work" diff --name-only "$2" HEAD -- '*.c' '*.h' | grep -v '^tools/'); do
+		kdoc "$base_src" "$f" >"$BUILD/logs/kdoc.base"
+		kdoc "$work" "$f" >"$BUILD/logs/kdoc.new"
+		new=$(comm -13 "$BUILD/logs/kdoc.base" "$BUILD/logs/kdoc.new" | head -n 3 | tr '\n' ' ')
+		[ -z "$new" ]
+		res "kernel-doc $f" $? "$new"
+	done
 else
 	res series-applies 1 "$(tail -n1 "$BUILD/logs/gates-apply.log")"
 fi

@@ -1,0 +1,69 @@
+#!/bin/sh
+# Bisectability: every prefix of the series builds the objects it touches
+# with W=1 and no warning the base does not have, and the kselftests it
+# touches compile with -Wall -Werror.  With NOSWAP=1, also build the whole
+# series with CONFIG_SWAP=n.  One result line per check.
+set -u
+. "$(dirname "$0")/lib.sh"
+pass=0 fail=0
+res() {
+	if [ "$2" -eq 0 ]; then echo "ok $1"; pass=$((pass + 1))
+	else echo "not ok $1 - $3"; fail=$((fail + 1)); fi
+}
+set -- $("$TOP/scripts/fetch-base.sh" 2>/dev/null)
+base=$2
+work=$("$TOP/scripts/tree.sh" work 2>/dev/null | tail -n1) || die "no work tree"
+src=$BUILD/prefix-src
+obj=$BUILD/obj/x86_64-prefix-debug
+log=$BUILD/logs/prefix-build.log
+: >"$log"
+[ -d "$src/.git" ] || git clone -q --shared "$work" "$src" || die "cannot clone $work"
+git -C "$src" fetch -q "$work" HEAD || die "cannot fetch $work"
+export CCACHE_DIR="${CCACHE_DIR:-$SWAPQ_CACHE/ccache}" CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
+mk() { make -s -C "$src" O="$obj" CC="ccache gcc" "$@"; }
+
+# The C files the whole series touches; headers count through them.
+objs=$(git -C "$src" diff --name-only "$base" FETCH_HEAD -- '*.c' | grep -v '^tools/' | sed 's/\.c$/.o/')
+case " $(git -C "$src" diff --name-only "$base" FETCH_HEAD | tr '\n' ' ')" in
+*" mm/tests/swapfile_kunit.h "*) objs="$objs mm/swapfile.o" ;;
+esac
+objs=$(echo "$objs" | tr ' ' '\n' | sort -u | tr '\n' ' ')
+
+# warnings REV: the W=1 warnings of $objs at REV, without line numbers.
+warnings() {
+	git -C "$src" checkout -q -f --detach "$1" || return 1
+	cp "$BUILD/obj/x86_64-patched-debug/.config" "$obj/.config" 2>/dev/null ||
+		{ echo "no configured debug kernel: run make check first" >&2; return 1; }
+	mk olddefconfig >>"$log" 2>&1 || return 1
+	: >"$obj/all.w"
+	for o in $objs; do
+		[ -f "$src/${o%.o}.c" ] || continue
+		rm -f "$obj/$o"
+		mk W=1 "$o" >>"$log" 2>"$obj/w.txt" || { cat "$obj/w.txt" >>"$log"; return 1; }
+		cat "$obj/w.txt" >>"$log"
+		grep -E 'warning:' "$obj/w.txt" | sed -E 's/:[0-9]+:[0-9]+:/:/' >>"$obj/all.w"
+	done
+	sort -u "$obj/all.w"
+}
+
+mkdir -p "$obj"
+say "prefix builds of:$objs (log: $log)"
+warnings "$base" >"$obj/base.w" || die "the base does not build $objs (see $log)"
+n=0
+for c in $(git -C "$src" rev-list --reverse "$base..FETCH_HEAD"); do
+	n=$((n + 1))
+	subj=$(git -C "$src" log -1 --format=%s "$c")
+	if ! warnings "$c" >"$obj/p.w"; then
+		res "prefix $n builds ($subj)" 1 "build failed (see $log)"
+		continue
+	fi
+	new=$(comm -13 "$obj/base.w" "$obj/p.w")
+	res "prefix $n builds W=1 clean ($subj)" "$([ -z "$new" ] && echo 0 || echo 1)" "$new"
+	for t in $(git -C "$src" diff --name-only "$c^" "$c" -- 'tools/testing/selftests/mm/*.c'); do
+		gcc -Wall -Werror -O2 -I"$src/tools/testing/selftests" -o "$obj/selftest" \
+			"$src/$t" -lpthread >>"$log" 2>&1
+		res "prefix $n compiles $t -Wall -Werror" $? "see $log"
+	done
+done
+git -C "$src" checkout -q -f --detach FETCH_HEAD
+echo "$pass passed, $fail failed"
