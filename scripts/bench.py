@@ -22,6 +22,7 @@ DATA = re.compile(r"swapoff: data (\d+) MiB swapped out \((-?\d+) kB\): ([\d.]+)
 def collect(a):
     facts = {}
     rows = []
+    warmed = False
     with open(a.results, encoding="utf-8", errors="replace") as f:
         for line in f:
             if line.startswith("SWAPQ-FACT "):
@@ -30,6 +31,9 @@ def collect(a):
                     facts[k] = v
             m = FILL.search(line)
             if m:
+                if not warmed:
+                    warmed = True   # the first swapoff of a boot warms up
+                    continue
                 rows.append(("fill", m.group(1), m.group(2), m.group(3), m.group(4)))
             m = DATA.search(line)
             if m:

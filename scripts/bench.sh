@@ -3,7 +3,8 @@
 #
 # Swapoff: a DISK_MB zram device filled to each of FILLS_MB with KEEP_MB
 # left in use (cache-only) at the top of the fill, the first fill being
-# the limit (only KEEP_MB ever filled); plus the ordinary case, ORD_MB of
+# the limit (only KEEP_MB ever filled).  Each boot first runs one limit
+# swapoff as a warm-up, which is not counted.  Plus the ordinary case, ORD_MB of
 # patterned data swapped out of an ORD_DISK_MB device and back.
 # REPS interleaved pairs (base, patched; then patched, base; ...).
 # Results go to build/bench/swapoff.csv; a rerun resumes where it stopped
@@ -36,14 +37,14 @@ extra=$out/guest
 mkdir -p "$extra"
 cat >"$extra/swapoff-bench" <<EOS
 #!/bin/sh
-SWAPOFF_DISK_MB=$DISK_MB SWAPOFF_FILLS_MB=$FILLS_MB SWAPOFF_KEEP_MB=$KEEP_MB \\
-	/tests/swapoff -v zram -t fill_levels
+SWAPOFF_DISK_MB=$DISK_MB SWAPOFF_FILLS_MB=$KEEP_MB,$FILLS_MB SWAPOFF_KEEP_MB=$KEEP_MB \\
+	/tests/swapoff -r swapoff.zram.fill_levels
 SWAPOFF_DISK_MB=$ORD_DISK_MB SWAPOFF_DATA_MB=$ORD_MB \\
-	/tests/swapoff -v zram -t data_intact
+	/tests/swapoff -r swapoff.zram.data_intact
 EOS
 chmod +x "$extra/swapoff-bench"
 
-params="fills=$FILLS_MB keep=$KEEP_MB disk=$DISK_MB ord=$ORD_MB/$ORD_DISK_MB smp=$SMP mem=$MEM"
+params="warmup=1 fills=$FILLS_MB keep=$KEEP_MB disk=$DISK_MB ord=$ORD_MB/$ORD_DISK_MB smp=$SMP mem=$MEM"
 if [ -f "$csv" ] && ! grep -qF "# $params" "$csv"; then
 	say "build/bench/swapoff.csv was made with other parameters; starting over"
 	rm -f "$csv"

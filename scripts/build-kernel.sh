@@ -25,9 +25,9 @@ debug | kcsan) frags="$frags $TOP/config/kunit.config $TOP/config/series.config 
 esac
 for f in $frags; do [ -r "$f" ] || die "missing config fragment $f"; done
 
-obj=$BUILD/obj/$ARCH-$VARIANT-$FLAVOR
+obj=$BUILD/obj/$ARCH-${OBJ_NAME:-$VARIANT}-$FLAVOR
 mkdir -p "$obj" "$BUILD/logs"
-log=$BUILD/logs/build-$ARCH-$VARIANT-$FLAVOR.log
+log=$BUILD/logs/build-$ARCH-${OBJ_NAME:-$VARIANT}-$FLAVOR.log
 export CCACHE_DIR="${CCACHE_DIR:-$SWAPQ_CACHE/ccache}"
 export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
