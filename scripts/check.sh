@@ -26,16 +26,6 @@ count() {
 	fail=$((fail + f))
 }
 
-result() {	# result NAME STATUS [WHY]
-	if [ "$2" -eq 0 ]; then
-		echo "ok $1"
-		pass=$((pass + 1))
-	else
-		echo "not ok $1 - $3"
-		fail=$((fail + 1))
-	fi
-}
-
 say "installing dependencies"
 "$TOP/scripts/deps.sh" || die "cannot install the build dependencies"
 

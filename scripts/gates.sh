@@ -4,20 +4,16 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 pass=0 fail=0
-res() {
-	if [ "$2" -eq 0 ]; then echo "ok $1"; pass=$((pass + 1))
-	else echo "not ok $1 - $3"; fail=$((fail + 1)); fi
-}
 work=$("$TOP/scripts/tree.sh" work 2>"$BUILD/logs/gates-apply.log" | tail -n1)
 if [ -d "$work/.git" ]; then
-	res series-applies 0
+	result series-applies 0
 	for p in $("$TOP/scripts/tree.sh" patches); do
 		n=${p##*/}
 		out=$(cd "$work" && perl scripts/checkpatch.pl --strict --no-color "$p" 2>&1)
 		total=$(printf '%s\n' "$out" | grep -E '^total: ' | tail -n1)
 		case $total in
-		"total: 0 errors, 0 warnings, 0 checks,"*) res "checkpatch $n" 0 ;;
-		*) res "checkpatch $n" 1 "${total:-checkpatch did not run}"
+		"total: 0 errors, 0 warnings, 0 checks,"*) result "checkpatch $n" 0 ;;
+		*) result "checkpatch $n" 1 "${total:-checkpatch did not run}"
 		   printf '%s\n' "$out" | grep -E '^(ERROR|WARNING|CHECK):' | sed 's/^/#   /' ;;
 		esac
 	done
@@ -34,9 +30,9 @@ if [ -d "$work/.git" ]; then
 		kdoc "$work" "$f" >"$BUILD/logs/kdoc.new"
 		new=$(comm -13 "$BUILD/logs/kdoc.base" "$BUILD/logs/kdoc.new" | head -n 3 | tr '\n' ' ')
 		[ -z "$new" ]
-		res "kernel-doc $f" $? "$new"
+		result "kernel-doc $f" $? "$new"
 	done
 else
-	res series-applies 1 "$(tail -n1 "$BUILD/logs/gates-apply.log")"
+	result series-applies 1 "$(tail -n1 "$BUILD/logs/gates-apply.log")"
 fi
 echo "$pass passed, $fail failed"

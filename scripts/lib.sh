@@ -36,3 +36,14 @@ need() {
 			die "missing tool '$_t' (run 'make deps' to install the build dependencies)"
 	done
 }
+
+# result NAME STATUS [WHY]: one "ok"/"not ok" line; counts into $pass/$fail.
+result() {
+	if [ "$2" -eq 0 ]; then
+		echo "ok $1"
+		pass=$((pass + 1))
+	else
+		echo "not ok $1 - ${3:-}"
+		fail=$((fail + 1))
+	fi
+}

@@ -6,10 +6,6 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 pass=0 fail=0
-res() {
-	if [ "$2" -eq 0 ]; then echo "ok $1"; pass=$((pass + 1))
-	else echo "not ok $1 - $3"; fail=$((fail + 1)); fi
-}
 set -- $("$TOP/scripts/fetch-base.sh" 2>/dev/null)
 base=$2
 work=$("$TOP/scripts/tree.sh" work 2>/dev/null | tail -n1) || die "no work tree"
@@ -54,15 +50,15 @@ for c in $(git -C "$src" rev-list --reverse "$base..FETCH_HEAD"); do
 	n=$((n + 1))
 	subj=$(git -C "$src" log -1 --format=%s "$c")
 	if ! warnings "$c" >"$obj/p.w"; then
-		res "prefix $n builds ($subj)" 1 "build failed (see $log)"
+		result "prefix $n builds ($subj)" 1 "build failed (see $log)"
 		continue
 	fi
 	new=$(comm -13 "$obj/base.w" "$obj/p.w")
-	res "prefix $n builds W=1 clean ($subj)" "$([ -z "$new" ] && echo 0 || echo 1)" "$new"
+	result "prefix $n builds W=1 clean ($subj)" "$([ -z "$new" ] && echo 0 || echo 1)" "$new"
 	for t in $(git -C "$src" diff --name-only "$c^" "$c" -- 'tools/testing/selftests/mm/*.c'); do
 		gcc -Wall -Werror -O2 -I"$src/tools/testing/selftests" -o "$obj/selftest" \
 			"$src/$t" -lpthread >>"$log" 2>&1
-		res "prefix $n compiles $t -Wall -Werror" $? "see $log"
+		result "prefix $n compiles $t -Wall -Werror" $? "see $log"
 	done
 done
 git -C "$src" checkout -q -f --detach FETCH_HEAD
