@@ -77,6 +77,19 @@ if [ "${CHECK_FULL:-}" = 1 ]; then
 	"$TOP/scripts/mutations.sh" | tee "$BUILD/logs/check-mutations.log"
 	count "$BUILD/logs/check-mutations.log" mutations
 
+	say "check-full: the base commit is the same when derived again from scratch"
+	set -- $("$TOP/scripts/fetch-base.sh" 2>/dev/null)
+	deb=$(ls "$SWAPQ_CACHE"/apt/*.deb 2>/dev/null | head -n1)
+	if [ -z "${KERNEL_SRC:-}" ] && [ -n "$deb" ]; then
+		d=$(mktemp -d)
+		mkdir -p "$d/apt" && cp "$deb" "$d/apt/"
+		again=$(SWAPQ_CACHE=$d HOME=$d GIT_AUTHOR_NAME=other GIT_COMMITTER_NAME=other \
+			"$TOP/scripts/fetch-base.sh" 2>/dev/null | cut -d' ' -f2)
+		rm -rf "$d"
+		[ "$again" = "$2" ]
+		result base-commit-deterministic $? "derived $again, cached $2"
+	fi
+
 	say "check-full: the KCSAN kernel"
 	kk=$(VARIANT=patched FLAVOR=kcsan "$TOP/scripts/build-kernel.sh" | tail -n1)
 	if [ -r "$kk" ]; then
