@@ -11,7 +11,7 @@ shift 2
 [ -r "$dotconfig" ] || die "no config at $dotconfig"
 missing=
 wanted=$(mktemp)
-trap 'rm -f "$wanted"' EXIT
+trap 'rm -f "$wanted" "$wanted.last"' EXIT
 # What each symbol should be: the last fragment that names it wins, as in
 # merge_config.sh.
 for frag in "$@"; do
@@ -24,23 +24,23 @@ for frag in "$@"; do
 		printf '%s\t%s\t%s\n' "$sym" "${frag##*/}" "$line" >>"$wanted"
 	done <"$frag"
 done
-# tac keeps the last mention first; sort -u -s keeps it per symbol.
-tac "$wanted" | sort -s -u -t "$(printf '\t')" -k1,1 |
+# tac puts the last mention first; sort -s -u keeps that one per symbol.
+tac "$wanted" | sort -s -u -t "$(printf '\t')" -k1,1 >"$wanted.last"
 while IFS="$(printf '\t')" read -r sym fragname line; do
-		if [ "$fragname" = series.config ] &&
-			! grep -rqs --include='Kconfig*' -x "config ${sym#CONFIG_}" "$src"; then
-			say "note: $sym is not defined in this tree (series not applied); not required"
-			continue
-		fi
-		case $line in
-		*"is not set")
-			grep -q "^$sym=" "$dotconfig" && missing="$missing $sym(should be unset)" ;;
-		*)
-			grep -qx -- "$line" "$dotconfig" ||
-				missing="$missing $sym(wanted ${line#*=}, got $(sed -n "s/^$sym=//p" "$dotconfig" | grep . || echo unset))" ;;
-		esac
-		echo "$missing"
-done | tail -n1 >"$wanted.out"
-missing=$(cat "$wanted.out")
-rm -f "$wanted.out"
+	if [ "$fragname" = series.config ] &&
+		! grep -rqs --include='Kconfig*' -x "config ${sym#CONFIG_}" "$src"; then
+		say "note: $sym is not defined in this tree (series not applied); not required"
+		continue
+	fi
+	case $line in
+	*"is not set")
+		if grep -q "^$sym=" "$dotconfig"; then
+			missing="$missing $sym(should be unset)"
+		fi ;;
+	*)
+		if ! grep -qx -- "$line" "$dotconfig"; then
+			missing="$missing $sym(wanted ${line#*=}, got $(sed -n "s/^$sym=//p" "$dotconfig" | grep . || echo unset))"
+		fi ;;
+	esac
+done <"$wanted.last"
 [ -z "$missing" ] || die "config symbols lost after olddefconfig:$missing"

@@ -17,20 +17,19 @@ for p in "$TOP"/tests/mutations/*.patch; do
 	want=$(sed -n 's/^Expect-fail: //p' "$p")
 	restore
 	if ! git -C "$work" apply "$p"; then
-		echo "not ok mutation $n - does not apply"; fail=$((fail + 1)); continue
+		result "mutation $n" 1 "does not apply"
+		continue
 	fi
 	k=$(VARIANT=mutant SRC_TREE=$work FLAVOR=debug OBJ_NAME=patched \
 		"$TOP/scripts/build-kernel.sh" | tail -n1)
 	if [ ! -r "$k" ]; then
-		echo "not ok mutation $n - build failed"; fail=$((fail + 1)); continue
+		result "mutation $n" 1 "build failed"
+		continue
 	fi
 	SELFTESTS= TIMEOUT=300 "$TOP/scripts/run-vm.sh" "$k" sanity "mutant-$n" \
 		>"$BUILD/logs/mutant-$n.out" 2>&1
-	if grep -q "^FAIL $want" "$BUILD/logs/mutant-$n.out"; then
-		echo "ok mutation $n makes $want fail"; pass=$((pass + 1))
-	else
-		echo "not ok mutation $n - $want did not fail (build/logs/mutant-$n.out)"; fail=$((fail + 1))
-	fi
+	grep -q "^FAIL $want" "$BUILD/logs/mutant-$n.out"
+	result "mutation $n makes $want fail" $? "it did not (build/logs/mutant-$n.out)"
 done
 restore
 trap - EXIT INT TERM

@@ -1,8 +1,7 @@
 #!/bin/sh
 # Bisectability: every prefix of the series builds the objects it touches
 # with W=1 and no warning the base does not have, and the kselftests it
-# touches compile with -Wall -Werror.  With NOSWAP=1, also build the whole
-# series with CONFIG_SWAP=n.  One result line per check.
+# touches compile with -Wall -Werror.  One result line per check.
 set -u
 . "$(dirname "$0")/lib.sh"
 pass=0 fail=0
@@ -54,7 +53,8 @@ for c in $(git -C "$src" rev-list --reverse "$base..FETCH_HEAD"); do
 		continue
 	fi
 	new=$(comm -13 "$obj/base.w" "$obj/p.w")
-	result "prefix $n builds W=1 clean ($subj)" "$([ -z "$new" ] && echo 0 || echo 1)" "$new"
+	[ -z "$new" ]
+	result "prefix $n builds W=1 clean ($subj)" $? "$new"
 	for t in $(git -C "$src" diff --name-only "$c^" "$c" -- 'tools/testing/selftests/mm/*.c'); do
 		gcc -Wall -Werror -O2 -I"$src/tools/testing/selftests" -o "$obj/selftest" \
 			"$src/$t" -lpthread >>"$log" 2>&1

@@ -27,9 +27,13 @@ series_hash() {
 	cat $(series_patches) </dev/null 2>/dev/null | sha256sum | cut -d' ' -f1
 }
 
-# keep_cover: remember the cover letter's own text for the next export.
+# keep_cover: remember the cover letter's own text for the next export;
+# nothing to do while the cover letter is the one last read.
 keep_cover() {
-	rm -f "$WORK/.git/swapq-cover"
+	src_hash=$(cat "$SERIES/0000-cover-letter.patch" 2>/dev/null | sha256sum)
+	[ -f "$WORK/.git/swapq-cover" ] &&
+		[ "$src_hash" = "$(cat "$WORK/.git/swapq-cover.src" 2>/dev/null)" ] && return 0
+	rm -f "$WORK/.git/swapq-cover" "$WORK/.git/swapq-cover.src"
 	[ -f "$SERIES/0000-cover-letter.patch" ] && [ -n "$(series_patches)" ] || return 0
 	tmp=$(mktemp -d)
 	fmt_patch "$WORK" "$COMMIT" "$tmp"
@@ -37,6 +41,7 @@ keep_cover() {
 		"$tmp/0000-cover-letter.patch" >"$WORK/.git/swapq-cover" ||
 		{ rm -rf "$tmp"; die "cannot keep the cover letter's text"; }
 	rm -rf "$tmp"
+	echo "$src_hash" >"$WORK/.git/swapq-cover.src"
 }
 
 # clone_at DIR REPO COMMIT: a shared clone of REPO checked out at COMMIT.
