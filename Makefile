@@ -7,16 +7,20 @@ DEBUG ?=
 KCSAN ?=
 FLAVOR ?= $(if $(KCSAN),kcsan,$(if $(DEBUG),debug,plain))
 TESTS ?= sanity,swapoff
+SELFTESTS ?= swapoff swap_devices
 export BUILD VARIANT FLAVOR KERNEL_SRC KERNEL_REF SWAPQ_CACHE SELFTESTS
 
-.PHONY: help deps base worktree export kernel boot check check-full bench mbox clean
+.PHONY: help deps base worktree export kernel boot check check-full bench bench-swapoff \
+	bench-alloc bench-lockstat mbox clean
 
 help:
 	@echo "Swap series workshop: the series in series/, the harness around it."
 	@echo
 	@echo "  make check         harness tests, series gates, debug kernel under QEMU"
 	@echo "                     (KUnit + kselftests); ends with 'N passed, N failed'"
-	@echo "  make bench         base and patched kernels side by side; tables + CSV"
+	@echo "  make bench         base and patched kernels side by side; tables + CSV:"
+	@echo "                     bench-swapoff, bench-alloc (with a prefix of the"
+	@echo "                     series, STEPS=4), bench-lockstat"
 	@echo "  make worktree      work tree = base + git am series/*  ($(BUILD)/work)"
 	@echo "  make export        work tree commits -> series/ (cover text kept)"
 	@echo "  make kernel        build VARIANT=base|patched [DEBUG=1|KCSAN=1]; prints bzImage"
@@ -47,8 +51,9 @@ kernel: deps
 	@scripts/build-kernel.sh
 
 boot: deps
-	@k=$$(scripts/build-kernel.sh | tail -n1) && \
-	  SRC=$$(scripts/tree.sh work | tail -n1) SELFTESTS=$${SELFTESTS-swapoff} \
+	@TOP=$(CURDIR) && . scripts/lib.sh && k=$$(lastline scripts/build-kernel.sh) && \
+	  src=$$(lastline scripts/tree.sh work) && \
+	  SRC=$$src \
 	  scripts/run-vm.sh "$$k" "$(TESTS)" boot-$(VARIANT)-$(FLAVOR)
 
 check:
@@ -57,8 +62,16 @@ check:
 check-full:
 	@CHECK_FULL=1 scripts/check.sh
 
-bench:
+bench: bench-swapoff bench-alloc bench-lockstat
+
+bench-swapoff:
 	@scripts/bench.sh
+
+bench-alloc:
+	@scripts/bench-alloc.sh
+
+bench-lockstat:
+	@scripts/bench-lockstat.sh
 
 mbox:
 	@scripts/mbox.sh

@@ -27,9 +27,9 @@ mkdir -p "$out"
 t_start=$(date +%s)
 
 "$TOP/scripts/deps.sh"
-src=$("$TOP/scripts/tree.sh" work | tail -n1)
-kb=$(VARIANT=base FLAVOR=plain "$TOP/scripts/build-kernel.sh" | tail -n1)
-kp=$(VARIANT=patched FLAVOR=plain "$TOP/scripts/build-kernel.sh" | tail -n1)
+src=$(lastline "$TOP/scripts/tree.sh" work) || die "no work tree"
+kb=$(VARIANT=base FLAVOR=plain lastline "$TOP/scripts/build-kernel.sh") || die "base kernel build failed"
+kp=$(VARIANT=patched FLAVOR=plain lastline "$TOP/scripts/build-kernel.sh") || die "patched kernel build failed"
 [ -r "$kb" ] && [ -r "$kp" ] || die "kernel build failed"
 
 # The guest side: the series' own kselftest, driven with bench sizes.

@@ -10,8 +10,8 @@ set -eu
 : "${JOBS:=$(nproc)}"
 need make gcc flex bison bc ccache
 case $VARIANT in
-base) src=$("$TOP/scripts/tree.sh" base | tail -n1) ;;
-patched) src=$("$TOP/scripts/tree.sh" work | tail -n1) ;;
+base) src=$(lastline "$TOP/scripts/tree.sh" base) || exit 1 ;;
+patched) src=$(lastline "$TOP/scripts/tree.sh" work) || exit 1 ;;
 mutant) src=${SRC_TREE:?VARIANT=mutant needs SRC_TREE} ;;
 *) die "VARIANT must be base or patched, not '$VARIANT'" ;;
 esac

@@ -5,8 +5,8 @@
 # kselftest case; a skip counts as a failure (our config enables all).
 set -u
 . "$(dirname "$0")/lib.sh"
-: "${GUEST_TESTS:=sanity,swapoff}"
-: "${SELFTESTS:=swapoff}"
+: "${GUEST_TESTS:=sanity,swapoff,swap_devices}"
+: "${SELFTESTS:=swapoff swap_devices}"
 export SELFTESTS
 pass=0 fail=0
 t_start=$(date +%s)
@@ -43,10 +43,29 @@ if [ ! -r "$kernel" ]; then
 	result build-debug-kernel 1 "the patched debug kernel did not build"
 else
 	result build-debug-kernel 0
-	src=$("$TOP/scripts/tree.sh" work 2>/dev/null | tail -n1)
+	src=$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null)
 	SRC=$src STRICT_SKIP=1 "$TOP/scripts/run-vm.sh" "$kernel" "$GUEST_TESTS" check-guest |
 		tee "$BUILD/logs/check-guest.log"
 	count "$BUILD/logs/check-guest.log" guest
+
+	say "device selection with 4 vCPUs on 2 host cores (function, not timing)"
+	SRC=$src SMP=4 STRICT_SKIP=1 "$TOP/scripts/run-vm.sh" "$kernel" swap_devices check-guest-4cpu |
+		tee "$BUILD/logs/check-guest-4cpu.log"
+	count "$BUILD/logs/check-guest-4cpu.log" guest-4cpu
+
+	say "swapon/swapoff errors on bad input: the base kernel side by side"
+	errnos() { sed -n 's/.*:bad_input:\(.*: [0-9][0-9]* (.*)\)$/\1/p' "$1"; }
+	kb=$(VARIANT=base FLAVOR=plain lastline "$TOP/scripts/build-kernel.sh")
+	if [ -r "$kb" ] && SRC=$src STRICT_SKIP=1 "$TOP/scripts/run-vm.sh" "$kb" bad-input \
+		check-errno-base >"$BUILD/logs/check-errno-base.out" 2>&1; then
+		errnos "$BUILD/logs/check-errno-base.results.log" >"$BUILD/logs/errno-base.txt"
+		errnos "$BUILD/logs/check-guest.results.log" >"$BUILD/logs/errno-patched.txt"
+		[ -s "$BUILD/logs/errno-base.txt" ] &&
+			cmp -s "$BUILD/logs/errno-base.txt" "$BUILD/logs/errno-patched.txt"
+		result errno-same-as-base $? "build/logs/errno-base.txt and errno-patched.txt differ or are empty"
+	else
+		result errno-same-as-base 1 "the base kernel did not build or boot (see build/logs/check-errno-base.*)"
+	fi
 
 	say "bisectability: every prefix builds what it touches, W=1"
 	"$TOP/scripts/prefix-build.sh" | tee "$BUILD/logs/check-prefix.log"
@@ -77,6 +96,10 @@ if [ "${CHECK_FULL:-}" = 1 ]; then
 	"$TOP/scripts/mutations.sh" | tee "$BUILD/logs/check-mutations.log"
 	count "$BUILD/logs/check-mutations.log" mutations
 
+	say "check-full: sparse and clang on the touched files"
+	"$TOP/scripts/compilers.sh" | tee "$BUILD/logs/check-compilers.log"
+	count "$BUILD/logs/check-compilers.log" compilers
+
 	say "check-full: the base commit is the same when derived again from scratch"
 	set -- $("$TOP/scripts/fetch-base.sh" 2>/dev/null)
 	deb=$(ls "$SWAPQ_CACHE"/apt/*.deb 2>/dev/null | head -n1)
@@ -93,7 +116,7 @@ if [ "${CHECK_FULL:-}" = 1 ]; then
 	say "check-full: the KCSAN kernel"
 	kk=$(VARIANT=patched FLAVOR=kcsan "$TOP/scripts/build-kernel.sh" | tail -n1)
 	if [ -r "$kk" ]; then
-		src=$("$TOP/scripts/tree.sh" work 2>/dev/null | tail -n1)
+		src=$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null)
 		SRC=$src STRICT_SKIP=1 "$TOP/scripts/run-vm.sh" "$kk" "$GUEST_TESTS" check-kcsan |
 			tee "$BUILD/logs/check-kcsan.log"
 		count "$BUILD/logs/check-kcsan.log" kcsan

@@ -1,9 +1,10 @@
 #!/bin/sh
-# Install the Debian packages the harness needs, if any is missing.
+# Install the Debian packages the harness needs, and any named as arguments,
+# if one is missing.
 set -eu
 . "$(dirname "$0")/lib.sh"
 pkgs="build-essential flex bison bc libelf-dev libssl-dev cpio ccache
-	qemu-system-x86 busybox-static python3 git xz-utils file kmod"
+	qemu-system-x86 busybox-static python3 git xz-utils file kmod $*"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

@@ -16,6 +16,13 @@ die() {
 	exit 1
 }
 
+# Run a command and print the last line of its output (a path, by the
+# convention of tree.sh and build-kernel.sh); fail if the command fails.
+lastline() {
+	_out=$("$@") || return 1
+	printf '%s\n' "$_out" | tail -n1
+}
+
 say() {
 	printf '==> %s\n' "$*" >&2
 }

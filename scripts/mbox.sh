@@ -9,7 +9,7 @@ mkdir -p "$BUILD"
 python3 "$TOP/scripts/mbox.py" "$out" "$SERIES"
 set -- $("$TOP/scripts/fetch-base.sh")
 repo=$1 commit=$2
-work=$("$TOP/scripts/tree.sh" work | tail -n1)
+work=$(lastline "$TOP/scripts/tree.sh" work) || exit 1
 chk=$BUILD/mbox-check
 rm -rf "$chk"
 git clone -q --shared --no-checkout "$repo" "$chk"

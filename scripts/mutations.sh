@@ -7,7 +7,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 pass=0 fail=0
-work=$("$TOP/scripts/tree.sh" work | tail -n1) || die "no work tree"
+work=$(lastline "$TOP/scripts/tree.sh" work) || die "no work tree"
 restore() {
 	git -C "$work" checkout -q -- . 2>/dev/null
 }

@@ -7,7 +7,7 @@ set -u
 pass=0 fail=0
 set -- $("$TOP/scripts/fetch-base.sh" 2>/dev/null)
 base=$2
-work=$("$TOP/scripts/tree.sh" work 2>/dev/null | tail -n1) || die "no work tree"
+work=$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null) || die "no work tree"
 src=$BUILD/prefix-src
 obj=$BUILD/obj/x86_64-prefix-debug
 log=$BUILD/logs/prefix-build.log

@@ -141,6 +141,13 @@ do_export() {
 		die "$WORK has uncommitted changes: commit them first"
 	git -C "$WORK" merge-base --is-ancestor "$COMMIT" HEAD ||
 		die "$WORK's HEAD does not descend from the base commit $COMMIT"
+	# An edit of the cover letter that the work tree has not read would be
+	# overwritten by the export: read it first.
+	if [ -f "$SERIES/0000-cover-letter.patch" ] && [ "${FORCE:-}" != 1 ] &&
+		[ "$(sha256sum <"$SERIES/0000-cover-letter.patch")" != \
+			"$(cat "$WORK/.git/swapq-cover.src" 2>/dev/null)" ]; then
+		die "series/0000-cover-letter.patch was edited since the work tree read it: run 'make worktree' first (FORCE=1 drops the edit)"
+	fi
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 	if [ "$(git -C "$WORK" rev-list --count "$COMMIT..HEAD")" -gt 0 ]; then
@@ -162,6 +169,9 @@ do_export() {
 		[ -e "$f" ] && mv "$f" "$SERIES/"
 	done
 	echo "$COMMIT $(git -C "$WORK" rev-parse HEAD) $(series_hash)" >"$WORK/.git/swapq-stamp"
+	if [ -f "$SERIES/0000-cover-letter.patch" ] && [ -f "$WORK/.git/swapq-cover" ]; then
+		sha256sum <"$SERIES/0000-cover-letter.patch" >"$WORK/.git/swapq-cover.src"
+	fi
 	say "exported $(ls "$SERIES" | grep -c '\.patch$') files to $SERIES"
 }
 

@@ -45,9 +45,29 @@ else
 	notok export-keeps-cover-text "$(ls "$SERIES" | tr '\n' ' ')"
 fi
 
+# An edit of the cover letter is not lost: export refuses until the work
+# tree has read it, then keeps it.
+sed -i 's/harness fixture: two small patches/harness fixture: edited text/' \
+	"$SERIES/0000-cover-letter.patch"
+expect_fail export-refuses-unread-cover 'edited since the work tree read it' \
+	"$TOP/scripts/tree.sh" export
+if tree work && tree export && grep -q 'harness fixture: edited text' "$SERIES/0000-cover-letter.patch"; then
+	ok export-keeps-edited-cover
+else
+	notok export-keeps-edited-cover "$(tail -n1 "$T/log")"
+fi
+
 # Guards: uncommitted edits, unexported commits.
 echo "/* dirty */" >>"$WORK/mm/swapfile.c"
 expect_fail refuse-dirty-worktree 'uncommitted changes' "$TOP/scripts/tree.sh" work
+# A kernel build stops at the tree's error, not at a later step.
+if VARIANT=patched FLAVOR=plain "$TOP/scripts/build-kernel.sh" >"$T/out" 2>&1; then
+	notok build-stops-at-tree-error "succeeded, expected a failure"
+elif grep -q 'uncommitted changes' "$T/out" && ! grep -q 'allnoconfig\|configuring' "$T/out"; then
+	ok build-stops-at-tree-error
+else
+	notok build-stops-at-tree-error "$(tail -n 2 "$T/out" | tr '\n' ' ')"
+fi
 git -C "$WORK" checkout -q -- mm/swapfile.c
 git -C "$WORK" -c user.name=T -c user.email=t@t commit -q --allow-empty -m "mm: not exported"
 expect_fail refuse-unexported-commits 'not in series/' "$TOP/scripts/tree.sh" work

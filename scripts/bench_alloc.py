@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Swap allocation benchmark: collect guest results, report the table.
+
+  bench_alloc.py collect --kernel K --rep N --results LOG   print CSV rows
+  bench_alloc.py report --csv CSV                          the table
+  bench_alloc.py lockstat --base LOG --patched LOG         lock_stat table
+
+The report gives, per device count, medians [min..max] over the reps of
+base and patched and the patched/base ratio of the medians, and the
+spread of usage over the devices at the peak (most/least used).  It fails
+(exit 1) when a run did not use swap at all or did not have 2 CPUs and the
+tsc clocksource.
+"""
+import argparse
+import csv
+import re
+import statistics
+import sys
+
+LINE = re.compile(r"SWAPQ-ALLOC elapsed_ms=(\d+) sys_ms=(\d+) out_mibs=([\d.]+) "
+                  r"in_mibs=([\d.]+) peak_kb=([\d/]*) devs=(\d+)")
+FIELDS = ("elapsed_ms", "sys_ms", "out_mibs", "in_mibs")
+
+
+def collect(a):
+    facts, rows = {}, []
+    with open(a.results, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if line.startswith("SWAPQ-FACT "):
+                for kv in line.split()[1:]:
+                    k, _, v = kv.partition("=")
+                    facts[k] = v
+            m = LINE.search(line)
+            if m:
+                rows.append((m.group(6), *m.group(1, 2, 3, 4, 5)))
+    if not rows:
+        return 1
+    w = csv.writer(sys.stdout, lineterminator="\n")
+    for r in rows:
+        w.writerow([a.kernel, a.rep, *r, facts.get("cpus", "?"),
+                    facts.get("clocksource_end", facts.get("clocksource", "?"))])
+    return 0
+
+
+def spread(peak):
+    used = [int(x) for x in peak.split("/") if x]
+    return max(used) / min(used) if used and min(used) > 0 else float("inf")
+
+
+def fmt(vals):
+    return "%.0f [%.0f..%.0f]" % (statistics.median(vals), min(vals), max(vals)) \
+        if max(vals) >= 100 else "%.1f [%.1f..%.1f]" % (statistics.median(vals), min(vals), max(vals))
+
+
+def report(a):
+    with open(a.csv, encoding="utf-8") as f:
+        rows = list(csv.DictReader(l for l in f if not l.startswith("#")))
+    bad = []
+    for r in rows:
+        if r["cpus"] != "2" or r["clocksource"] != "tsc":
+            bad.append("%s rep %s: cpus %s clocksource %s" % (r["kernel"], r["rep"], r["cpus"],
+                                                              r["clocksource"]))
+        if not r["peak_kb"] or sum(int(x) for x in r["peak_kb"].split("/")) == 0:
+            bad.append("%s rep %s devs %s: no swap used" % (r["kernel"], r["rep"], r["devs"]))
+    devs = sorted({int(r["devs"]) for r in rows})
+    kernels = ["base"] + sorted({r["kernel"] for r in rows} - {"base", "patched"}) + ["patched"]
+    others = kernels[1:]
+    print("Swap allocation, QEMU TCG, 2 vCPUs: medians [min..max] over the reps;")
+    print("ratios are medians over base's")
+    for field in FIELDS:
+        print("\n%-8s %-5s" % (field, "devs") +
+              "".join(" %-22s" % k for k in kernels) + "".join(" %-7s" % k for k in others))
+        for d in devs:
+            v = {k: [float(r[field]) for r in rows if r["kernel"] == k and int(r["devs"]) == d]
+                 for k in kernels}
+            if not all(v.values()):
+                continue
+            base = statistics.median(v["base"])
+            print("%-8s %-5d" % ("", d) + "".join(" %-22s" % fmt(v[k]) for k in kernels) +
+                  "".join(" %-7.2f" % (statistics.median(v[k]) / base) for k in others))
+    print("\npeak usage, most/least used device (median over the reps)")
+    for d in devs:
+        if d < 2:
+            continue
+        s = {k: [spread(r["peak_kb"]) for r in rows if r["kernel"] == k and int(r["devs"]) == d]
+             for k in kernels}
+        if all(s.values()):
+            print("%-5d" % d + "".join("  %s %.3f" % (k, statistics.median(s[k])) for k in kernels))
+    for b in bad:
+        print("recipe: " + b)
+    return 1 if bad else 0
+
+
+# The lock classes of the swap allocator, by the names lockdep gives them.
+SWAP_LOCKS = re.compile(r"swap|cluster|&p->lock|&si->lock")
+
+
+def lock_stat(path):
+    """Contentions and acquisitions per lock class, from a guest's dump."""
+    stats, on = {}, False
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if "SWAPQ-LOCKSTAT-BEGIN" in line:
+                on = True
+            elif "SWAPQ-LOCKSTAT-END" in line:
+                on = False
+            elif on:
+                m = re.match(r"\s*(\S.*?):\s+(\d+)\s+(\d+)\s+[\d.]+\s+[\d.]+\s+([\d.]+)"
+                             r"\s+[\d.]+\s+(\d+)\s+(\d+)", line)
+                if m and m.group(1) not in stats:
+                    stats[m.group(1)] = (int(m.group(3)), float(m.group(4)), int(m.group(6)))
+    return stats
+
+
+def lockstat(a):
+    b, p = lock_stat(a.base), lock_stat(a.patched)
+    if not b or not p:
+        print("lockstat: no lock_stat dump in %s" % (a.base if not b else a.patched))
+        return 1
+    print("lock_stat, QEMU TCG, 2 vCPUs, the allocation workload once per kernel:")
+    print("contentions / acquisitions (wait time total, us)\n")
+    print("%-28s %-32s %s" % ("lock class", "base", "patched"))
+    names = sorted(n for n in set(b) | set(p) if SWAP_LOCKS.search(n))
+    names.sort(key=lambda n: -max(b.get(n, (0, 0, 0))[2], p.get(n, (0, 0, 0))[2]))
+    for name in names:
+        cell = []
+        for s in (b, p):
+            c = s.get(name)
+            cell.append("%d / %d (%.0f)" % (c[0], c[2], c[1]) if c else "not taken")
+        print("%-28s %-32s %s" % (name, cell[0], cell[1]))
+    return 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("collect")
+    c.add_argument("--kernel", required=True)
+    c.add_argument("--rep", required=True)
+    c.add_argument("--results", required=True)
+    r = sub.add_parser("report")
+    r.add_argument("--csv", required=True)
+    s = sub.add_parser("lockstat")
+    s.add_argument("--base", required=True)
+    s.add_argument("--patched", required=True)
+    a = p.parse_args()
+    return {"collect": collect, "report": report, "lockstat": lockstat}[a.cmd](a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,69 @@
+#!/bin/sh
+# check-full: the files the series touches, built by sparse (make C=1)
+# and by clang (LLVM=-19, W=1), base against the whole series: no warning
+# the base does not have.  One result line per check.
+set -u
+. "$(dirname "$0")/lib.sh"
+pass=0 fail=0
+"$TOP/scripts/deps.sh" sparse clang-19 lld-19 llvm-19 || die "cannot install sparse and clang-19"
+set -- $("$TOP/scripts/fetch-base.sh" 2>/dev/null)
+base=$2
+work=$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null) || die "no work tree"
+src=$BUILD/compilers-src
+log=$BUILD/logs/compilers.log
+: >"$log"
+[ -d "$src/.git" ] || git clone -q --shared "$work" "$src" || die "cannot clone $work"
+git -C "$src" fetch -q "$work" HEAD || die "cannot fetch $work"
+cfg=$BUILD/obj/x86_64-patched-debug/.config
+[ -r "$cfg" ] || die "no configured debug kernel: run make check first"
+objs=$(git -C "$src" diff --name-only "$base" FETCH_HEAD -- '*.c' | grep -v '^tools/' | sed 's/\.c$/.o/' |
+	tr '\n' ' ')
+
+# warnings TOOL REV: the warnings TOOL gives for $objs at REV, without line
+# numbers (sparse: C=1 with gcc; clang: LLVM=-19 W=1).
+warnings() {
+	obj=$BUILD/obj/x86_64-$1
+	mkdir -p "$obj"
+	case $1 in
+	# Debian 12's sparse 0.6.4 does not know __typeof_unqual__, and the
+	# kernel turns C=1 off without it: treat it as __typeof__ (which only
+	# keeps qualifiers), the same on both sides of the comparison.
+	sparse) set -- "$2" C=1 CHECK="sparse -D__typeof_unqual__=__typeof__" ;;
+	clang) set -- "$2" LLVM=-19 W=1 ;;
+	esac
+	rev=$1
+	shift
+	git -C "$src" checkout -q -f --detach "$rev" || return 1
+	cp "$cfg" "$obj/.config"
+	make -s -C "$src" O="$obj" "$@" olddefconfig >>"$log" 2>&1 || return 1
+	: >"$obj/all.w"
+	for o in $objs; do
+		rm -f "$obj/$o"
+		make -s -C "$src" O="$obj" "$@" "$o" >>"$log" 2>"$obj/w.txt" ||
+			{ cat "$obj/w.txt" >>"$log"; return 1; }
+		cat "$obj/w.txt" >>"$log"
+		grep -E 'warning:|error:' "$obj/w.txt" | sed -E 's/:[0-9]+:[0-9]+:/:/' >>"$obj/all.w"
+		if grep -q "is not available or not up to date" "$obj/w.txt"; then
+			echo "the checker did not run (see $log)" >&2
+			return 1
+		fi
+	done
+	sort -u "$obj/all.w"
+}
+
+for tool in sparse clang; do
+	say "$tool on:$objs (log: $log)"
+	if ! warnings $tool "$base" >"$BUILD/logs/$tool-base.w"; then
+		result "$tool builds the base" 1 "see $log"
+		continue
+	fi
+	if ! warnings $tool FETCH_HEAD >"$BUILD/logs/$tool-series.w"; then
+		result "$tool builds the series" 1 "see $log"
+		continue
+	fi
+	new=$(comm -13 "$BUILD/logs/$tool-base.w" "$BUILD/logs/$tool-series.w")
+	[ -z "$new" ]
+	result "$tool: no new warning in the touched files" $? "$new"
+done
+git -C "$src" checkout -q -f --detach FETCH_HEAD
+echo "$pass passed, $fail failed"
