@@ -54,7 +54,7 @@ else
 	count "$BUILD/logs/check-guest-4cpu.log" guest-4cpu
 
 	say "swapon/swapoff errors on bad input: the base kernel side by side"
-	errnos() { sed -n 's/.*:bad_input:\(.*: [0-9][0-9]* (.*)\)$/\1/p' "$1"; }
+	errnos() { tr -d '\r' <"$1" | sed -n 's/.*:bad_input:\(.*: [0-9][0-9]* (.*)\)$/\1/p'; }
 	kb=$(VARIANT=base FLAVOR=plain lastline "$TOP/scripts/build-kernel.sh")
 	if [ -r "$kb" ] && SRC=$src STRICT_SKIP=1 "$TOP/scripts/run-vm.sh" "$kb" bad-input \
 		check-errno-base >"$BUILD/logs/check-errno-base.out" 2>&1; then
