@@ -19,16 +19,32 @@ FILL = re.compile(r"swapoff: fill (\d+) MiB, kept (\d+) MiB \(swap cache (-?\d+)
 DATA = re.compile(r"swapoff: data (\d+) MiB swapped out \((-?\d+) kB\): ([\d.]+) ms")
 
 
+def read_fact(line, facts):
+    """Add the key=value pairs of a SWAPQ-FACT line to facts."""
+    if line.startswith("SWAPQ-FACT "):
+        for kv in line.split()[1:]:
+            k, _, v = kv.partition("=")
+            facts[k] = v
+
+
+def emit(a, rows, facts):
+    """Print rows as CSV, each with --kernel, --rep and the guest's facts."""
+    if not rows:
+        return 1
+    w = csv.writer(sys.stdout, lineterminator="\n")
+    for r in rows:
+        w.writerow([a.kernel, a.rep, *r, facts.get("cpus", "?"),
+                    facts.get("clocksource_end", facts.get("clocksource", "?"))])
+    return 0
+
+
 def collect(a):
     facts = {}
     rows = []
     warmed = False
     with open(a.results, encoding="utf-8", errors="replace") as f:
         for line in f:
-            if line.startswith("SWAPQ-FACT "):
-                for kv in line.split()[1:]:
-                    k, _, v = kv.partition("=")
-                    facts[k] = v
+            read_fact(line, facts)
             m = FILL.search(line)
             if m:
                 if not warmed:
@@ -38,13 +54,7 @@ def collect(a):
             m = DATA.search(line)
             if m:
                 rows.append(("ordinary", m.group(1), "0", m.group(2), m.group(3)))
-    if not rows:
-        return 1
-    w = csv.writer(sys.stdout, lineterminator="\n")
-    for r in rows:
-        w.writerow([a.kernel, a.rep, *r, facts.get("cpus", "?"),
-                    facts.get("clocksource_end", facts.get("clocksource", "?"))])
-    return 0
+    return emit(a, rows, facts)
 
 
 def load(path):
@@ -181,13 +191,17 @@ def report(a):
     return 1 if bad else 0
 
 
+def add_collect(sub):
+    """The collect subcommand: --kernel K --rep N --results LOG."""
+    c = sub.add_parser("collect")
+    for opt in ("--kernel", "--rep", "--results"):
+        c.add_argument(opt, required=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
-    c = sub.add_parser("collect")
-    c.add_argument("--kernel", required=True)
-    c.add_argument("--rep", required=True)
-    c.add_argument("--results", required=True)
+    add_collect(sub)
     r = sub.add_parser("report")
     r.add_argument("--csv", required=True)
     r.add_argument("--svg")

@@ -17,6 +17,8 @@ import re
 import statistics
 import sys
 
+from bench import add_collect, emit, read_fact
+
 LINE = re.compile(r"SWAPQ-ALLOC elapsed_ms=(\d+) sys_ms=(\d+) out_mibs=([\d.]+) "
                   r"in_mibs=([\d.]+) peak_kb=([\d/]*) devs=(\d+)")
 FIELDS = ("elapsed_ms", "sys_ms", "out_mibs", "in_mibs")
@@ -26,20 +28,11 @@ def collect(a):
     facts, rows = {}, []
     with open(a.results, encoding="utf-8", errors="replace") as f:
         for line in f:
-            if line.startswith("SWAPQ-FACT "):
-                for kv in line.split()[1:]:
-                    k, _, v = kv.partition("=")
-                    facts[k] = v
+            read_fact(line, facts)
             m = LINE.search(line)
             if m:
                 rows.append((m.group(6), *m.group(1, 2, 3, 4, 5)))
-    if not rows:
-        return 1
-    w = csv.writer(sys.stdout, lineterminator="\n")
-    for r in rows:
-        w.writerow([a.kernel, a.rep, *r, facts.get("cpus", "?"),
-                    facts.get("clocksource_end", facts.get("clocksource", "?"))])
-    return 0
+    return emit(a, rows, facts)
 
 
 def spread(peak):
@@ -134,10 +127,7 @@ def lockstat(a):
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
-    c = sub.add_parser("collect")
-    c.add_argument("--kernel", required=True)
-    c.add_argument("--rep", required=True)
-    c.add_argument("--results", required=True)
+    add_collect(sub)
     r = sub.add_parser("report")
     r.add_argument("--csv", required=True)
     s = sub.add_parser("lockstat")

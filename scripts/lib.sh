@@ -23,6 +23,25 @@ lastline() {
 	printf '%s\n' "$_out" | tail -n1
 }
 
+# alloc_workload: the allocation workload's parameters (bench-alloc and
+# bench-lockstat): DISK_MB of zram in all, a memory cgroup of LIMIT_MB,
+# WORKERS writing WORKER_MB each, in a guest of MEM with SMP vCPUs.
+alloc_workload() {
+	: "${DISK_MB:=2048}" "${LIMIT_MB:=128}" "${WORKERS:=2}" "${WORKER_MB:=256}"
+	: "${MEM:=3G}" "${SMP:=2}"
+	export MEM SMP
+}
+
+# stage_bench_guest DIR: the guest side of the allocation benchmarks in DIR
+# (GUEST_EXTRA): usemem, built static, and the shell functions.
+stage_bench_guest() {
+	rm -rf "$1"
+	mkdir -p "$1"
+	gcc -static -O2 -Wall -o "$1/usemem" "$TOP/guest/bench/usemem.c" ||
+		die "cannot build guest/bench/usemem.c"
+	cp "$TOP/guest/bench/lib.sh" "$1/bench-lib"
+}
+
 say() {
 	printf '==> %s\n' "$*" >&2
 }
