@@ -87,36 +87,9 @@ fi
 [ -f "$csv" ] || printf '# %s\n%s\n' "$params" \
 	"kernel,rep,devs,elapsed_ms,sys_ms,out_mibs,in_mibs,peak_kb,cpus,clocksource" >"$csv"
 
-rep=1
-while [ "$rep" -le "$REPS" ]; do
-	# Rotate the order of the kernels from one rep to the next.
-	order=$kernels
-	i=1
-	while [ "$i" -lt "$rep" ]; do
-		first=${order%% *}
-		order="${order#* } $first"
-		i=$((i + 1))
-	done
-	for k in $order; do
-		if grep -q "^$k,$rep," "$csv"; then
-			say "rep $rep $k: already in $csv"
-			continue
-		fi
-		case $k in
-		base) img=$kb ;;
-		patched) img=$kp ;;
-		*) eval "img=\$k_$k" ;;
-		esac
-		name=bench-alloc-$k-$rep
-		say "rep $rep/$REPS: $k kernel"
-		SELFTESTS= GUEST_EXTRA=$extra TIMEOUT=${BENCH_TIMEOUT:-1800} \
-			"$TOP/scripts/run-vm.sh" "$img" alloc-bench "$name" >"$BUILD/logs/$name.out" 2>&1 ||
-			{ cat "$BUILD/logs/$name.out" >&2; die "benchmark run $name failed (see build/logs/$name.*)"; }
-		python3 "$TOP/scripts/bench_alloc.py" collect --kernel "$k" --rep "$rep" \
-			--results "$BUILD/logs/$name.results.log" >>"$csv" ||
-			die "no results in build/logs/$name.results.log"
-	done
-	rep=$((rep + 1))
-done
+k_base=$kb k_patched=$kp
+SELFTESTS= GUEST_EXTRA=$extra TIMEOUT=${BENCH_TIMEOUT:-1800}
+export SELFTESTS GUEST_EXTRA TIMEOUT
+bench_reps alloc alloc-bench bench_alloc.py
 python3 "$TOP/scripts/bench_alloc.py" report --csv "$csv" | tee "$out/alloc.txt"
 say "allocation benchmark took $(($(date +%s) - t_start)) s; results in $out"

@@ -51,28 +51,10 @@ if [ -f "$csv" ] && ! grep -qF "# $params" "$csv"; then
 fi
 [ -f "$csv" ] || printf '# %s\nkernel,rep,kind,fill_mb,keep_mb,swapcache_kb,ms,cpus,clocksource\n' "$params" >"$csv"
 
-rep=1
-while [ "$rep" -le "$REPS" ]; do
-	order="base patched"
-	[ $((rep % 2)) -eq 0 ] && order="patched base"
-	for k in $order; do
-		if grep -q "^$k,$rep," "$csv"; then
-			say "rep $rep $k: already in $csv"
-			continue
-		fi
-		img=$kb
-		[ "$k" = patched ] && img=$kp
-		name=bench-swapoff-$k-$rep
-		say "rep $rep/$REPS: $k kernel"
-		SRC=$src SELFTESTS=swapoff GUEST_EXTRA=$extra TIMEOUT=${BENCH_TIMEOUT:-2400} \
-			"$TOP/scripts/run-vm.sh" "$img" swapoff-bench "$name" >"$BUILD/logs/$name.out" 2>&1 ||
-			{ cat "$BUILD/logs/$name.out" >&2; die "benchmark run $name failed (see build/logs/$name.*)"; }
-		python3 "$TOP/scripts/bench.py" collect --kernel "$k" --rep "$rep" \
-			--results "$BUILD/logs/$name.results.log" >>"$csv" ||
-			die "no timings in build/logs/$name.results.log"
-	done
-	rep=$((rep + 1))
-done
+kernels="base patched" k_base=$kb k_patched=$kp
+SRC=$src SELFTESTS=swapoff GUEST_EXTRA=$extra TIMEOUT=${BENCH_TIMEOUT:-2400}
+export SRC SELFTESTS GUEST_EXTRA TIMEOUT
+bench_reps swapoff swapoff-bench bench.py
 python3 "$TOP/scripts/bench.py" report --csv "$csv" --svg "$out/swapoff.svg" \
 	--keep "$KEEP_MB" | tee "$out/swapoff.txt"
 say "make bench took $(($(date +%s) - t_start)) s; results in $out"

@@ -42,6 +42,39 @@ stage_bench_guest() {
 	cp "$TOP/guest/bench/lib.sh" "$1/bench-lib"
 }
 
+# bench_reps KIND TEST COLLECTOR: boot each kernel named in $kernels
+# ($k_NAME is its image) $REPS times, in an order that rotates from one rep
+# to the next, running the guest test TEST as build/logs/bench-KIND-NAME-REP.*,
+# and append what scripts/COLLECTOR collects from it to $csv.  Runs already
+# in $csv are skipped, so a rerun resumes.  The guest's other settings come
+# from the environment (SRC, SELFTESTS, GUEST_EXTRA, TIMEOUT).
+bench_reps() {
+	rep=1
+	while [ "$rep" -le "$REPS" ]; do
+		order=$kernels
+		i=1
+		while [ "$i" -lt "$rep" ]; do
+			order="${order#* } ${order%% *}"
+			i=$((i + 1))
+		done
+		for k in $order; do
+			if grep -q "^$k,$rep," "$csv"; then
+				say "rep $rep $k: already in $csv"
+				continue
+			fi
+			eval "img=\$k_$k"
+			name=bench-$1-$k-$rep
+			say "rep $rep/$REPS: $k kernel"
+			"$TOP/scripts/run-vm.sh" "$img" "$2" "$name" >"$BUILD/logs/$name.out" 2>&1 ||
+				{ cat "$BUILD/logs/$name.out" >&2; die "benchmark run $name failed (see build/logs/$name.*)"; }
+			python3 "$TOP/scripts/$3" collect --kernel "$k" --rep "$rep" \
+				--results "$BUILD/logs/$name.results.log" >>"$csv" ||
+				die "no results in build/logs/$name.results.log"
+		done
+		rep=$((rep + 1))
+	done
+}
+
 say() {
 	printf '==> %s\n' "$*" >&2
 }
