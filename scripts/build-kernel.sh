@@ -1,14 +1,21 @@
 #!/bin/sh
-# build-kernel.sh: build a test kernel; its bzImage path is the last line.
+# build-kernel.sh: build a test kernel; its image path is the last line.
 #   VARIANT=base|patched   which tree (base commit, or the work tree)
-#   FLAVOR=plain|debug|kcsan|lockstat
+#   FLAVOR=plain|debug|kcsan|lockstat|noswap|kunit (kunit: the suites, no debug options)
+#   ARCH=x86_64|i386|arm64 (arm64 cross-compiles with aarch64-linux-gnu-)
 set -eu
 . "$(dirname "$0")/lib.sh"
 : "${VARIANT:=patched}"
 : "${FLAVOR:=plain}"
 : "${ARCH:=x86_64}"
 : "${JOBS:=$(nproc)}"
-need make gcc flex bison bc ccache
+case $ARCH in
+x86_64 | i386) cc=gcc image=arch/x86/boot/bzImage ;;
+arm64) cc=aarch64-linux-gnu-gcc image=arch/arm64/boot/Image
+	export CROSS_COMPILE=aarch64-linux-gnu- ;;
+*) die "ARCH must be x86_64, i386 or arm64, not '$ARCH'" ;;
+esac
+need make "$cc" flex bison bc ccache
 case $VARIANT in
 base) src=$(lastline "$TOP/scripts/tree.sh" base) || exit 1 ;;
 patched) src=$(lastline "$TOP/scripts/tree.sh" work) || exit 1 ;;
@@ -20,8 +27,9 @@ case $FLAVOR in
 plain) ;;
 lockstat) frags="$frags $TOP/config/$FLAVOR.config" ;;
 noswap) frags="$frags $TOP/config/noswap.config" ;;
+kunit) frags="$frags $TOP/config/kunit.config $TOP/config/series.config" ;;
 debug | kcsan) frags="$frags $TOP/config/kunit.config $TOP/config/series.config $TOP/config/$FLAVOR.config" ;;
-*) die "FLAVOR must be plain, debug, kcsan, lockstat or noswap, not '$FLAVOR'" ;;
+*) die "FLAVOR must be plain, debug, kcsan, lockstat, noswap or kunit, not '$FLAVOR'" ;;
 esac
 for f in $frags; do [ -r "$f" ] || die "missing config fragment $f"; done
 
@@ -32,7 +40,7 @@ export CCACHE_DIR="${CCACHE_DIR:-$SWAPQ_CACHE/ccache}"
 export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
 export KBUILD_BUILD_USER=swapq KBUILD_BUILD_HOST=swapq
-mk() { make -s -C "$src" O="$obj" ARCH="$ARCH" CC="ccache gcc" "$@"; }
+mk() { make -s -C "$src" O="$obj" ARCH="$ARCH" CC="ccache $cc" "$@"; }
 
 say "configuring $VARIANT/$FLAVOR kernel in $obj"
 # Regenerate into a scratch directory; replace .config only on change so
@@ -47,8 +55,8 @@ mk KCONFIG_CONFIG="$cfg/.config" olddefconfig >>"$log" 2>&1 || die "olddefconfig
 "$TOP/scripts/config-check.sh" "$cfg/.config" "$src" $frags
 cmp -s "$cfg/.config" "$obj/.config" || cp "$cfg/.config" "$obj/.config"
 
-say "building $VARIANT/$FLAVOR bzImage (log: $log)"
+say "building $ARCH $VARIANT/$FLAVOR ${image##*/} (log: $log)"
 t0=$(date +%s)
-mk -j"$JOBS" bzImage >>"$log" 2>&1 || { tail -n 20 "$log" >&2; die "kernel build failed (see $log)"; }
+mk -j"$JOBS" "${image##*/}" >>"$log" 2>&1 || { tail -n 20 "$log" >&2; die "kernel build failed (see $log)"; }
 say "built in $(($(date +%s) - t0)) s"
-echo "$obj/arch/x86/boot/bzImage"
+echo "$obj/$image"

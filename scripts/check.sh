@@ -96,7 +96,19 @@ if [ "${CHECK_FULL:-}" = 1 ]; then
 	"$TOP/scripts/mutations.sh" | tee "$BUILD/logs/check-mutations.log"
 	count "$BUILD/logs/check-mutations.log" mutations
 
-	say "check-full: sparse and clang on the touched files"
+	say "check-full: a bounded stress run on the debug kernel"
+	if [ -r "$kernel" ]; then
+		SELFTESTS= STRICT_SKIP=1 TIMEOUT=${STRESS_TIMEOUT:-1200} \
+			"$TOP/scripts/run-vm.sh" "$kernel" stress check-stress |
+			tee "$BUILD/logs/check-stress.log"
+		count "$BUILD/logs/check-stress.log" stress
+	fi
+
+	say "check-full: i386 and arm64 (arm64 boots the KUnit suites and kselftests)"
+	"$TOP/scripts/cross.sh" | tee "$BUILD/logs/check-cross.log"
+	count "$BUILD/logs/check-cross.log" cross
+
+	say "check-full: sparse, clang, and gcc W=1 for arm64 and i386 on the touched files"
 	"$TOP/scripts/compilers.sh" | tee "$BUILD/logs/check-compilers.log"
 	count "$BUILD/logs/check-compilers.log" compilers
 

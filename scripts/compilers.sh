@@ -1,7 +1,8 @@
 #!/bin/sh
-# check-full: the files the series touches, built by sparse (make C=1)
-# and by clang (LLVM=-19, W=1), base against the whole series: no warning
-# the base does not have.  One result line per check.
+# check-full: the files the series touches, built by sparse (make C=1),
+# by clang (LLVM=-19, W=1) and, once scripts/cross.sh has configured those
+# kernels, by gcc W=1 for arm64 and i386, base against the whole series: no
+# warning the base does not have.  One result line per check.
 set -u
 . "$(dirname "$0")/lib.sh"
 pass=0 fail=0
@@ -14,23 +15,28 @@ log=$BUILD/logs/compilers.log
 : >"$log"
 [ -d "$src/.git" ] || git clone -q --shared "$work" "$src" || die "cannot clone $work"
 git -C "$src" fetch -q "$work" HEAD || die "cannot fetch $work"
-cfg=$BUILD/obj/x86_64-patched-debug/.config
-[ -r "$cfg" ] || die "no configured debug kernel: run make check first"
 objs=$(git -C "$src" diff --name-only "$base" FETCH_HEAD -- '*.c' | grep -v '^tools/' | sed 's/\.c$/.o/' |
 	tr '\n' ' ')
 
 # warnings TOOL REV: the warnings TOOL gives for $objs at REV, without line
-# numbers (sparse: C=1 with gcc; clang: LLVM=-19 W=1).
+# numbers (sparse: C=1 with gcc; clang: LLVM=-19 W=1; arm64, i386: gcc W=1),
+# in the configuration of the matching test kernel.
 warnings() {
 	obj=$BUILD/obj/x86_64-$1
-	mkdir -p "$obj"
+	cfg=$BUILD/obj/x86_64-patched-debug/.config
 	case $1 in
 	# Debian 12's sparse 0.6.4 does not know __typeof_unqual__, and the
 	# kernel turns C=1 off without it: treat it as __typeof__ (which only
 	# keeps qualifiers), the same on both sides of the comparison.
 	sparse) set -- "$2" C=1 CHECK="sparse -D__typeof_unqual__=__typeof__" ;;
 	clang) set -- "$2" LLVM=-19 W=1 ;;
+	arm64) obj=$BUILD/obj/arm64-w1 cfg=$BUILD/obj/arm64-patched-debug/.config
+		set -- "$2" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- W=1 ;;
+	i386) obj=$BUILD/obj/i386-w1 cfg=$BUILD/obj/i386-patched-kunit/.config
+		set -- "$2" ARCH=i386 W=1 ;;
 	esac
+	[ -r "$cfg" ] || { echo "no $cfg: build that test kernel first" >&2; return 1; }
+	mkdir -p "$obj"
 	rev=$1
 	shift
 	git -C "$src" checkout -q -f --detach "$rev" || return 1
@@ -51,7 +57,7 @@ warnings() {
 	sort -u "$obj/all.w"
 }
 
-for tool in sparse clang; do
+for tool in ${TOOLS:-sparse clang arm64 i386}; do
 	say "$tool on:$objs (log: $log)"
 	if ! warnings $tool "$base" >"$BUILD/logs/$tool-base.w"; then
 		result "$tool builds the base" 1 "see $log"

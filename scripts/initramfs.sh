@@ -1,30 +1,44 @@
 #!/bin/sh
 # initramfs.sh OUT [SRC]: busybox-static, the guest init, our guest
 # programs, and the kselftests named in $SELFTESTS built (static) from the
-# kernel tree SRC's tools/testing/selftests/mm.
+# kernel tree SRC's tools/testing/selftests/mm.  ARCH=arm64 builds them
+# with aarch64-linux-gnu-gcc and takes Debian's arm64 busybox.
 set -eu
 . "$(dirname "$0")/lib.sh"
 out=$1
 src=${2:-}
 : "${SELFTESTS:=}"
-need cpio gzip gcc
-bb=$(command -v busybox 2>/dev/null || echo /bin/busybox)
-file -L "$bb" 2>/dev/null | grep -q 'statically linked' || bb=/bin/busybox
-[ -x "$bb" ] || die "busybox-static is missing (run 'make deps')"
+: "${ARCH:=x86_64}"
+case $ARCH in
+arm64)
+	cc=aarch64-linux-gnu-gcc
+	need cpio gzip "$cc"
+	bb=$(lastline "$TOP/scripts/busybox-arm64.sh") || die "no arm64 busybox" ;;
+*)
+	cc=gcc
+	need cpio gzip "$cc"
+	bb=$(command -v busybox 2>/dev/null || echo /bin/busybox)
+	file -L "$bb" 2>/dev/null | grep -q 'statically linked' || bb=/bin/busybox
+	[ -x "$bb" ] || die "busybox-static is missing (run 'make deps')" ;;
+esac
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/bin" "$stage/tests" "$stage/dev" "$stage/proc" "$stage/sys" "$stage/tmp"
 cp "$bb" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
 cp "$TOP/guest/init" "$stage/init"
-gcc -static -O2 -Wall -o "$stage/bin/qexit" "$TOP/guest/qexit.c" || die "cannot build qexit"
+# qexit hands QEMU the exit status through an x86 I/O port; elsewhere the
+# init's reboot -f ends the run.
+if [ "$ARCH" = x86_64 ]; then
+	gcc -static -O2 -Wall -o "$stage/bin/qexit" "$TOP/guest/qexit.c" || die "cannot build qexit"
+fi
 for f in "$TOP"/guest/tests/*; do
 	case $f in
 	*/lkdtm.sh)
 		for t in WARNING EXCEPTION READ_AFTER_FREE HUNG_TASK; do
 			cp "$f" "$stage/tests/lkdtm-$t"
 		done ;;
-	*.c) gcc -static -O2 -Wall -o "$stage/tests/$(basename "$f" .c)" "$f" ||
+	*.c) "$cc" -static -O2 -Wall -o "$stage/tests/$(basename "$f" .c)" "$f" ||
 		die "cannot build $f" ;;
 	*) cp "$f" "$stage/tests/" ;;
 	esac
@@ -39,7 +53,7 @@ for t in $SELFTESTS; do
 		say "note: $t is not in $src; the guest will report it missing"
 		continue
 	fi
-	gcc -static -O2 -Wall -I"$src/tools/testing/selftests" \
+	"$cc" -static -O2 -Wall -I"$src/tools/testing/selftests" \
 		-I"$src/tools/include/uapi" -o "$stage/tests/$t" "$c" -lpthread ||
 		die "cannot build selftest $t"
 done

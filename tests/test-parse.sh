@@ -51,3 +51,42 @@ sed -i 's/qemu_status=1/qemu_status=124/' "$T/res"
 expect_fail judge-timeout 'timed out after 30s' $R judge --name t --console "$T/con" --results "$T/res"
 cat "$TOP/tests/data/splat-kasan.log" >>"$T/con"
 expect_fail judge-splat 'splat .*BUG: KASAN' $R judge --name t --console "$T/con" --results "$T/res"
+
+# The expected clocksource follows the architecture (arm64: arch_sys_counter).
+cp "$TOP/tests/data/clean.log" "$T/con2"
+cat >"$T/res2" <<'EOR'
+SWAPQ-FACT cpus=2 clocksource=arch_sys_counter kernel=7.3.4 mem_kb=3000000
+SWAPQ-BEGIN prog
+TAP version 13
+1..1
+ok 1 stress
+SWAPQ-END prog rc=0
+SWAPQ-FACT clocksource_end=arch_sys_counter
+SWAPQ-DONE
+qemu_status=0 elapsed=30
+EOR
+if $R judge --name a --console "$T/con2" --results "$T/res2" --clocksource arch_sys_counter >"$T/j2" 2>&1; then
+	ok judge-arm64-clocksource
+else
+	notok judge-arm64-clocksource "$(tail -n1 "$T/j2")"
+fi
+expect_fail judge-arm64-not-tsc 'clocksource is arch_sys_counter, not tsc' \
+	$R judge --name a --console "$T/con2" --results "$T/res2"
+
+# A memory cgroup with nothing to kill fails its charge (swapoff's ENOMEM
+# test): not a splat.  The whole system with nothing to kill panics: one.
+printf '%s\n' '[   50.1] swapoff invoked oom-killer: gfp_mask=0x140dca, order=0, oom_score_adj=0' \
+	'[   50.2] memory: usage 8192kB, limit 8192kB, failcnt 12' \
+	'[   50.3] Out of memory and no killable processes...' >"$T/memcg-oom.log"
+if [ -z "$($R splats "$T/memcg-oom.log")" ]; then
+	ok splat-memcg-oom-not-splat
+else
+	notok splat-memcg-oom-not-splat "$($R splats "$T/memcg-oom.log" | head -n1)"
+fi
+printf '%s\n' '[   50.3] Out of memory and no killable processes...' \
+	'[   50.4] Kernel panic - not syncing: System is deadlocked on memory' >"$T/global-oom.log"
+if [ -n "$($R splats "$T/global-oom.log")" ]; then
+	ok splat-global-oom-found
+else
+	notok splat-global-oom-found "not detected"
+fi
