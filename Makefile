@@ -8,7 +8,8 @@ KCSAN ?=
 FLAVOR ?= $(if $(KCSAN),kcsan,$(if $(DEBUG),debug,plain))
 TESTS ?= sanity,swapoff
 SELFTESTS ?= swapoff swap_devices
-export BUILD VARIANT FLAVOR KERNEL_SRC KERNEL_REF SWAPQ_CACHE SELFTESTS
+ARCH ?= x86_64
+export BUILD VARIANT FLAVOR KERNEL_SRC KERNEL_REF SWAPQ_CACHE SELFTESTS ARCH
 
 .PHONY: help deps base worktree export kernel boot check check-full bench bench-swapoff \
 	bench-alloc bench-lockstat mbox clean
@@ -23,8 +24,10 @@ help:
 	@echo "                     series, STEPS=4), bench-lockstat"
 	@echo "  make worktree      work tree = base + git am series/*  ($(BUILD)/work)"
 	@echo "  make export        work tree commits -> series/ (cover text kept)"
-	@echo "  make kernel        build VARIANT=base|patched [DEBUG=1|KCSAN=1]; prints bzImage"
-	@echo "  make boot          boot that kernel and run TESTS=a,b (default $(TESTS))"
+	@echo "  make kernel        build VARIANT=base|patched [DEBUG=1|KCSAN=1] [ARCH=arm64|i386];"
+	@echo "                     prints the image path"
+	@echo "  make boot          boot that kernel and run TESTS=a,b (default $(TESTS));"
+	@echo "                     ARCH=arm64 boots QEMU's virt machine"
 	@echo "  make base          fetch and commit the base tree; prints REPO COMMIT"
 	@echo "  make deps          install the Debian packages the harness needs"
 	@echo "  make clean         remove $(BUILD) (the cache outside the clone stays)"
@@ -33,7 +36,7 @@ help:
 	@echo "  BUILD=$(BUILD)"
 	@echo "  SWAPQ_CACHE=$${SWAPQ_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/swapq}"
 	@echo "  KERNEL_SRC=$(KERNEL_SRC)  KERNEL_REF=$(KERNEL_REF)  (empty: Debian 7.3.4)"
-	@echo "  VARIANT=$(VARIANT) FLAVOR=$(FLAVOR)"
+	@echo "  VARIANT=$(VARIANT) FLAVOR=$(FLAVOR) ARCH=$(ARCH)"
 
 deps:
 	@scripts/deps.sh

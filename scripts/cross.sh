@@ -12,7 +12,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 pass=0 fail=0
 : "${CROSS_TESTS:=sanity,swapoff,swap_devices}"
-"$TOP/scripts/deps.sh" gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm ||
+ARCH=arm64 "$TOP/scripts/deps.sh" ||
 	die "cannot install the arm64 toolchain and QEMU"
 src=$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null) || die "no work tree"
 

@@ -27,7 +27,8 @@ series_hash() {
 	cat $(series_patches) </dev/null 2>/dev/null | sha256sum | cut -d' ' -f1
 }
 
-# keep_cover: remember the cover letter's own text for the next export;
+# keep_cover [TIP]: remember the cover letter's own text for the next
+# export, matched against the commits up to TIP (HEAD) that series/ holds;
 # nothing to do while the cover letter is the one last read.
 keep_cover() {
 	src_hash=$(cat "$SERIES/0000-cover-letter.patch" 2>/dev/null | sha256sum)
@@ -36,7 +37,7 @@ keep_cover() {
 	rm -f "$WORK/.git/swapq-cover" "$WORK/.git/swapq-cover.src"
 	[ -f "$SERIES/0000-cover-letter.patch" ] && [ -n "$(series_patches)" ] || return 0
 	tmp=$(mktemp -d)
-	fmt_patch "$WORK" "$COMMIT" "$tmp"
+	fmt_patch "$WORK" "$COMMIT" "$tmp" "${1:-HEAD}"
 	"$TOP/scripts/cover.py" extract "$SERIES/0000-cover-letter.patch" \
 		"$tmp/0000-cover-letter.patch" >"$WORK/.git/swapq-cover" ||
 		{ rm -rf "$tmp"; die "cannot keep the cover letter's text"; }
@@ -64,17 +65,19 @@ clone_at() {
 	git -C "$1" checkout -q -f --detach "$3" || die "cannot check out $3 in $1"
 }
 
-# fmt_patch DIR BASE OUT: format-patch BASE..HEAD of DIR into OUT with
-# everything that could vary from run to run pinned (commit hashes,
-# signature, dates and identity of the cover letter, user configuration).
+# fmt_patch DIR BASE OUT [TIP]: format-patch BASE..TIP (HEAD) of DIR into
+# OUT with everything that could vary from run to run pinned (commit
+# hashes, signature, dates and identity of the cover letter, user
+# configuration).
 fmt_patch() {
-	an=$(git -C "$1" log -1 --format=%an HEAD)
-	ae=$(git -C "$1" log -1 --format=%ae HEAD)
-	ad=$(git -C "$1" log -1 --format=%ad --date=raw HEAD)
+	tip=${4:-HEAD}
+	an=$(git -C "$1" log -1 --format=%an "$tip")
+	ae=$(git -C "$1" log -1 --format=%ae "$tip")
+	ad=$(git -C "$1" log -1 --format=%ad --date=raw "$tip")
 	GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
 	GIT_COMMITTER_NAME=$an GIT_COMMITTER_EMAIL=$ae GIT_COMMITTER_DATE=$ad \
 		git -C "$1" format-patch -q --cover-letter --zero-commit \
-		--no-signature --base="$2" -o "$3" "$2..HEAD"
+		--no-signature --base="$2" -o "$3" "$2..$tip"
 }
 
 base_info() {
@@ -141,12 +144,18 @@ do_export() {
 		die "$WORK has uncommitted changes: commit them first"
 	git -C "$WORK" merge-base --is-ancestor "$COMMIT" HEAD ||
 		die "$WORK's HEAD does not descend from the base commit $COMMIT"
-	# An edit of the cover letter that the work tree has not read would be
-	# overwritten by the export: read it first.
+	# An edit of the cover letter that the work tree has not read yet: take
+	# its text, against the commits series/ holds (the last export or
+	# application), which may be older than the work tree's.
 	if [ -f "$SERIES/0000-cover-letter.patch" ] && [ "${FORCE:-}" != 1 ] &&
 		[ "$(sha256sum <"$SERIES/0000-cover-letter.patch")" != \
 			"$(cat "$WORK/.git/swapq-cover.src" 2>/dev/null)" ]; then
-		die "series/0000-cover-letter.patch was edited since the work tree read it: run 'make worktree' first (FORCE=1 drops the edit)"
+		s_head=
+		[ -f "$WORK/.git/swapq-stamp" ] && read -r _ s_head _ <"$WORK/.git/swapq-stamp"
+		[ -n "$s_head" ] && git -C "$WORK" cat-file -e "$s_head^{commit}" 2>/dev/null ||
+			die "series/0000-cover-letter.patch was edited, but the commits it belongs to are not in $WORK: run 'make worktree' first (FORCE=1 drops the edit)"
+		keep_cover "$s_head"
+		say "read the edited cover letter"
 	fi
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT

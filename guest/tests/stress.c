@@ -243,6 +243,42 @@ static int dev_swapon(struct dev *d, int prio)
 	return 0;
 }
 
+/* What the controller did, for the report. */
+static struct {
+	unsigned long swapoffs, enomem, swapons, reprio, squeezes, other_err;
+} cnt;
+
+/* swapoff @d, counted; ENOMEM is allowed under the squeeze.  0 if off. */
+static int dev_off(struct dev *d)
+{
+	if (!swapoff(d->path)) {
+		d->on = 0;
+		cnt.swapoffs++;
+		return 0;
+	}
+	if (errno == ENOMEM) {
+		cnt.enomem++;
+	} else {
+		printf("# swapoff %s: %s\n", d->path, strerror(errno));
+		cnt.other_err++;
+	}
+	return -1;
+}
+
+/* swapon @d at @prio, counted.  0 if on. */
+static int dev_on(struct dev *d, int prio)
+{
+	int err = dev_swapon(d, prio);
+
+	if (err) {
+		printf("# swapon %s: %s\n", d->path, strerror(-err));
+		cnt.other_err++;
+		return err;
+	}
+	cnt.swapons++;
+	return 0;
+}
+
 int main(void)
 {
 	unsigned long secs = env_ulong("STRESS_SECONDS", 150);
@@ -251,9 +287,7 @@ int main(void)
 	unsigned long dmb = env_ulong("STRESS_DEV_MB", 96);
 	unsigned long nz = env_ulong("STRESS_ZRAMS", 3);
 	unsigned long limit = env_ulong("STRESS_LIMIT_MB", 64);
-	unsigned long swapoffs = 0, enomem = 0, swapons = 0, reprio = 0;
-	unsigned long squeezes = 0, other_err = 0, written = 0, verified = 0;
-	unsigned long pageouts = 0, i;
+	unsigned long written = 0, verified = 0, pageouts = 0, i;
 	char cg[128], procs[160], max[160], val[32], path[128];
 	uint64_t seed = 0x9e3779b97f4a7c15ULL;
 	int ndev = 0, non, bad = 0, st, squeezed = 0;
@@ -298,7 +332,7 @@ int main(void)
 	}
 	ndev++;
 	for (i = 0; i < (unsigned long)ndev; i++) {
-		if (dev_swapon(&devs[i], rnd(&seed) % 5 - 1)) {
+		if (dev_swapon(&devs[i], (int)(rnd(&seed) % 5) - 1)) {
 			printf("Bail out! swapon %s: %s\n", devs[i].path, strerror(errno));
 			return 1;
 		}
@@ -332,51 +366,24 @@ int main(void)
 	while (now_s() - t0 < secs) {
 		unsigned long r = rnd(&seed) % 8;
 		struct dev *d = &devs[rnd(&seed) % ndev];
-		int prio = rnd(&seed) % 5 - 1;
+		int prio = (int)(rnd(&seed) % 5) - 1;
 
 		for (non = 0, i = 0; i < (unsigned long)ndev; i++)
 			non += devs[i].on;
 		if (r < 4 && d->on && non > 2) {
-			if (!swapoff(d->path)) {
-				d->on = 0;
-				swapoffs++;
-			} else if (errno == ENOMEM) {
-				enomem++;
-			} else {
-				printf("# swapoff %s: %s\n", d->path, strerror(errno));
-				other_err++;
-			}
+			dev_off(d);
 		} else if (r < 4 && !d->on) {
-			if (dev_swapon(d, prio)) {
-				printf("# swapon %s: %s\n", d->path, strerror(errno));
-				other_err++;
-			} else {
-				swapons++;
-			}
+			dev_on(d, prio);
 		} else if (r == 4 && d->on && non > 2) {
 			/* A new priority: swapoff, and on again at once. */
-			if (!swapoff(d->path)) {
-				d->on = 0;
-				swapoffs++;
-				if (dev_swapon(d, prio)) {
-					printf("# swapon %s: %s\n", d->path, strerror(errno));
-					other_err++;
-				} else {
-					swapons++;
-					reprio++;
-				}
-			} else if (errno == ENOMEM) {
-				enomem++;
-			} else {
-				printf("# swapoff %s: %s\n", d->path, strerror(errno));
-				other_err++;
-			}
+			if (!dev_off(d) && !dev_on(d, prio))
+				cnt.reprio++;
 		} else if (r == 5 || r == 6) {
 			snprintf(val, sizeof(val), "%luM", limit);
 			if (write_file(max, squeezed ? "max" : val))
-				other_err++;
+				cnt.other_err++;
 			squeezed = !squeezed;
-			squeezes += squeezed;
+			cnt.squeezes += squeezed;
 		} else {
 			usleep(200000);
 		}
@@ -387,7 +394,7 @@ int main(void)
 				verified += sh->verified[i];
 			}
 			printf("# %.0f s: %lu swapoffs, %lu swapons, %lu squeezes, %lu MiB written, %lu MiB checked\n",
-			       now_s() - t0, swapoffs, swapons, squeezes,
+			       now_s() - t0, cnt.swapoffs, cnt.swapons, cnt.squeezes,
 			       written / MIB, verified / MIB);
 			fflush(stdout);
 			next_report += 30;
@@ -412,8 +419,9 @@ int main(void)
 	}
 	tap(!bad, "workers: every page checked intact (%lu MiB written, %lu MiB checked, %lu pageouts)",
 	    written / MIB, verified / MIB, pageouts);
-	tap(!other_err, "swapon/swapoff: %lu swapoffs (%lu ENOMEM), %lu swapons, %lu new priorities, %lu squeezes, %lu other errors",
-	    swapoffs, enomem, swapons, reprio, squeezes, other_err);
+	tap(!cnt.other_err, "swapon/swapoff: %lu swapoffs (and %lu ENOMEM), %lu swapons, %lu new priorities, %lu squeezes, %lu other errors",
+	    cnt.swapoffs, cnt.enomem, cnt.swapons, cnt.reprio, cnt.squeezes,
+	    cnt.other_err);
 
 	/* The workers are gone: their swap is freed as they exit. */
 	for (i = 0; i < 100; i++) {
