@@ -15,16 +15,10 @@ import re
 import statistics
 import sys
 
+from results import read_fact
+
 FILL = re.compile(r"swapoff: fill (\d+) MiB, kept (\d+) MiB \(swap cache (-?\d+) kB\): ([\d.]+) ms")
 DATA = re.compile(r"swapoff: data (\d+) MiB swapped out \((-?\d+) kB\): ([\d.]+) ms")
-
-
-def read_fact(line, facts):
-    """Add the key=value pairs of a SWAPQ-FACT line to facts."""
-    if line.startswith("SWAPQ-FACT "):
-        for kv in line.split()[1:]:
-            k, _, v = kv.partition("=")
-            facts[k] = v
 
 
 def emit(a, rows, facts):

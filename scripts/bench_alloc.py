@@ -17,7 +17,8 @@ import re
 import statistics
 import sys
 
-from bench import add_collect, emit, read_fact
+from bench import add_collect, emit
+from results import read_fact
 
 LINE = re.compile(r"SWAPQ-ALLOC elapsed_ms=(\d+) sys_ms=(\d+) out_mibs=([\d.]+) "
                   r"in_mibs=([\d.]+) peak_kb=([\d/]*) devs=(\d+)")

@@ -12,20 +12,6 @@ pass=0 fail=0
 t_start=$(date +%s)
 mkdir -p "$BUILD/logs"
 
-# count LOG: add a step's closing "N passed, N failed" to the totals.
-count() {
-	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$1" | tail -n1)
-	p=$(echo "$line" | grep -oE '[0-9]+ passed' | cut -d' ' -f1)
-	f=$(echo "$line" | grep -oE '[0-9]+ failed' | cut -d' ' -f1)
-	if [ -z "$p" ]; then
-		echo "not ok $2 - no results (see $1)"
-		fail=$((fail + 1))
-		return
-	fi
-	pass=$((pass + p))
-	fail=$((fail + f))
-}
-
 say "installing dependencies"
 "$TOP/scripts/deps.sh" || die "cannot install the build dependencies"
 

@@ -96,6 +96,21 @@ need() {
 	done
 }
 
+# count LOG NAME: add a step's closing "N passed, N failed" in LOG to
+# $pass and $fail; a step that reports nothing, or 0 and 0, fails as NAME.
+count() {
+	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$1" | tail -n1)
+	p=$(echo "$line" | grep -oE '[0-9]+ passed' | cut -d' ' -f1)
+	f=$(echo "$line" | grep -oE '[0-9]+ failed' | cut -d' ' -f1)
+	if [ -z "$p" ] || { [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; }; then
+		echo "not ok $2 - no results (see $1)"
+		fail=$((fail + 1))
+		return
+	fi
+	pass=$((pass + p))
+	fail=$((fail + f))
+}
+
 # result NAME STATUS [WHY]: one "ok"/"not ok" line; counts into $pass/$fail.
 result() {
 	if [ "$2" -eq 0 ]; then

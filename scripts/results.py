@@ -157,16 +157,21 @@ def programs(lines):
     return progs
 
 
+def read_fact(line, facts):
+    """Add the key=value pairs of a SWAPQ-FACT line to facts."""
+    if line.startswith("SWAPQ-FACT "):
+        for kv in line.split()[1:]:
+            k, _, v = kv.partition("=")
+            facts[k] = v
+
+
 def judge(a):
     con = read_lines(a.console)
     res = read_lines(a.results)
     errors = []
     facts = {}
     for line in res:
-        if line.startswith("SWAPQ-FACT "):
-            for kv in line.split()[1:]:
-                k, _, v = kv.partition("=")
-                facts[k] = v
+        read_fact(line, facts)
         m = re.match(r"qemu_status=(\d+) elapsed=(\d+)", line)
         if m:
             facts["qemu_status"], facts["elapsed"] = int(m.group(1)), int(m.group(2))

@@ -34,3 +34,18 @@ VARIANT=neither expect_fail bad-variant 'VARIANT must be base or patched' "$TOP/
 ARCH=sparc expect_fail bad-arch 'ARCH must be x86_64, i386 or arm64' "$TOP/scripts/build-kernel.sh"
 : >"$T/Image"
 ARCH=i386 expect_fail vm-bad-arch 'boots ARCH=x86_64 or arm64' "$TOP/scripts/run-vm.sh" "$T/Image" sanity t
+
+# count: a step's closing line is added up; one that reports nothing, or
+# nothing run (0 and 0), is a failure of its own.
+printf 'step: 3 passed, 1 failed, 0 skipped\n' >"$T/count-some"
+printf 'step: 0 passed, 0 failed\n' >"$T/count-zero"
+: >"$T/count-none"
+out=$(sh -c ". '$TOP/scripts/lib.sh'; pass=0 fail=0
+	count '$T/count-some' some; count '$T/count-zero' zero; count '$T/count-none' none
+	echo \"\$pass \$fail\"")
+if [ "$(printf '%s\n' "$out" | tail -n1)" = "3 3" ] &&
+	[ "$(printf '%s\n' "$out" | grep -c '^not ok .* - no results')" -eq 2 ]; then
+	ok count-steps
+else
+	notok count-steps "$(printf '%s' "$out" | tr '\n' ' ')"
+fi

@@ -17,7 +17,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -136,14 +135,19 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* A page's contents for worker @id, page @idx, write @gen: all distinct. */
+/* Word @j of the page of worker @id, page @idx, write @gen: all distinct. */
+static uint64_t pattern(int id, unsigned long idx, uint32_t gen, unsigned long j)
+{
+	return ((uint64_t)id << 58 ^ (uint64_t)idx << 28 ^ (uint64_t)gen << 10 ^ j) *
+	       0x9e3779b97f4a7c15ULL;
+}
+
 static void fill_page(uint64_t *w, int id, unsigned long idx, uint32_t gen)
 {
 	unsigned long j;
 
 	for (j = 0; j < ps / 8; j++)
-		w[j] = ((uint64_t)id << 58 ^ (uint64_t)idx << 28 ^
-			(uint64_t)gen << 10 ^ j) * 0x9e3779b97f4a7c15ULL;
+		w[j] = pattern(id, idx, gen, j);
 }
 
 static int page_ok(const uint64_t *w, int id, unsigned long idx, uint32_t gen)
@@ -151,8 +155,7 @@ static int page_ok(const uint64_t *w, int id, unsigned long idx, uint32_t gen)
 	unsigned long j;
 
 	for (j = 0; j < ps / 8; j++)
-		if (w[j] != ((uint64_t)id << 58 ^ (uint64_t)idx << 28 ^
-			     (uint64_t)gen << 10 ^ j) * 0x9e3779b97f4a7c15ULL)
+		if (w[j] != pattern(id, idx, gen, j))
 			return 0;
 	return 1;
 }
