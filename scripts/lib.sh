@@ -10,6 +10,20 @@ export SWAPQ_CACHE TOP BUILD
 # A fixed identity for the commits the harness itself makes (CI has none).
 export GIT_AUTHOR_NAME="swapq harness" GIT_AUTHOR_EMAIL="swapq@localhost"
 export GIT_COMMITTER_NAME="swapq harness" GIT_COMMITTER_EMAIL="swapq@localhost"
+# Messages we parse and files we sort come out the same under any locale.
+export LC_ALL=C
+
+# pgit ARGS...: git with nothing taken from the machine: no system or user
+# configuration (apply.whitespace, diff.algorithm, core.autocrlf, format.*
+# would change what is applied or written), and object names abbreviated
+# to a fixed length.  Left to itself git derives the length from how many
+# objects it thinks the repository holds, which changes when the
+# repository is packed: 7 characters right after the base is committed,
+# 9 once it is packed.  12 is what the kernel's own process asks for.
+pgit() {
+	GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
+		git -c core.abbrev=12 "$@"
+}
 
 die() {
 	printf '%s: error: %s\n' "${0##*/}" "$*" >&2

@@ -12,9 +12,9 @@ repo=$1 commit=$2
 work=$(lastline "$TOP/scripts/tree.sh" work) || exit 1
 chk=$BUILD/mbox-check
 rm -rf "$chk"
-git clone -q --shared --no-checkout "$repo" "$chk"
+pgit clone -q --shared --no-checkout "$repo" "$chk"
 git -C "$chk" checkout -q --detach "$commit"
-git -C "$chk" am -q --empty=drop "$out" || die "git am of $out onto $commit failed"
+pgit -C "$chk" am -q --empty=drop "$out" || die "git am of $out onto $commit failed"
 want=$(git -C "$work" rev-parse 'HEAD^{tree}')
 got=$(git -C "$chk" rev-parse 'HEAD^{tree}')
 n=$(git -C "$chk" rev-list --count "$commit..HEAD")

@@ -55,7 +55,7 @@ clone_at() {
 		say "cloning $2 into $1 (shared objects)"
 		rm -rf "$1"
 		mkdir -p "$(dirname "$1")"
-		git clone -q --shared --no-checkout "$2" "$1" ||
+		pgit clone -q --shared --no-checkout "$2" "$1" ||
 			die "cannot clone $2"
 		echo "$2" >"$1/.git/swapq-origin"
 	fi
@@ -68,15 +68,14 @@ clone_at() {
 # fmt_patch DIR BASE OUT [TIP]: format-patch BASE..TIP (HEAD) of DIR into
 # OUT with everything that could vary from run to run pinned (commit
 # hashes, signature, dates and identity of the cover letter, user
-# configuration).
+# configuration, the length of abbreviated object names).
 fmt_patch() {
 	tip=${4:-HEAD}
 	an=$(git -C "$1" log -1 --format=%an "$tip")
 	ae=$(git -C "$1" log -1 --format=%ae "$tip")
 	ad=$(git -C "$1" log -1 --format=%ad --date=raw "$tip")
-	GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
 	GIT_COMMITTER_NAME=$an GIT_COMMITTER_EMAIL=$ae GIT_COMMITTER_DATE=$ad \
-		git -C "$1" format-patch -q --cover-letter --zero-commit \
+		pgit -C "$1" format-patch -q --cover-letter --zero-commit \
 		--no-signature --base="$2" -o "$3" "$2..$tip"
 }
 
@@ -122,10 +121,10 @@ do_work() {
 	n=0
 	for p in $(series_patches); do
 		n=$((n + 1))
-		if ! git -C "$WORK" am -q --committer-date-is-author-date "$p" \
+		if ! pgit -C "$WORK" am -q --committer-date-is-author-date "$p" \
 			>"$WORK/.git/swapq-am.log" 2>&1; then
 			why=$(grep -m1 -E '^error:' "$WORK/.git/swapq-am.log" || true)
-			git -C "$WORK" am --abort >/dev/null 2>&1 || true
+			pgit -C "$WORK" am --abort >/dev/null 2>&1 || true
 			git -C "$WORK" checkout -q -f --detach "$COMMIT"
 			die "${p##*/} does not apply to $COMMIT: ${why:-see $WORK/.git/swapq-am.log}"
 		fi
