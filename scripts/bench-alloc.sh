@@ -9,15 +9,15 @@
 # then reading it back and verifying it.  Per run: elapsed, system time,
 # MiB/s out and in, and each device's usage at the peak.  REPS interleaved
 # boots per kernel, each running every device count once.  STEPS names
-# patch numbers whose prefix of the series is measured too (default 4, the
-# queue without the per-device hints), so that no step of the series is
-# left unmeasured.  Results go to build/bench/alloc.csv (a rerun resumes;
+# patch numbers of series/ (after prereqs/) whose prefix is measured too
+# (default 3, the queue without the per-device hints), so that no step of
+# the series is left unmeasured.  Results go to build/bench/alloc.csv (a rerun resumes;
 # FRESH=1 starts over); the report: scripts/bench_alloc.py.
 set -eu
 . "$(dirname "$0")/lib.sh"
 : "${REPS:=5}"
 : "${DEVS:=1 4 16 max}"
-: "${STEPS=4}"
+: "${STEPS=3}"
 alloc_workload
 out=$BUILD/bench
 csv=$out/alloc.csv
@@ -31,7 +31,9 @@ kp=$(VARIANT=patched FLAVOR=plain lastline "$TOP/scripts/build-kernel.sh") || di
 work=$(lastline "$TOP/scripts/tree.sh" work) || die "no work tree"
 kernels="base"
 for n in $STEPS; do
-	base=$(cut -d' ' -f1 "$work/.git/swapq-stamp") || die "no stamp in the work tree"
+	# Patch n of series/, counted after the prerequisites.
+	base=$(git -C "$work" rev-parse -q --verify refs/swapq/prereqs) ||
+		base=$(cut -d' ' -f1 "$work/.git/swapq-stamp") || die "no stamp in the work tree"
 	sha=$(git -C "$work" rev-list --reverse "$base..HEAD" | sed -n "${n}p")
 	[ -n "$sha" ] || die "the series has no patch $n"
 	st=$BUILD/step-$n

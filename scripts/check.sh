@@ -23,6 +23,10 @@ say "series gates"
 "$TOP/scripts/gates.sh" | tee "$BUILD/logs/check-gates.log"
 count "$BUILD/logs/check-gates.log" gates
 
+say "KUnit as mm/tests/.kunitconfig documents it: kunit.py on UML (no THP_SWAP)"
+"$TOP/scripts/kunit-uml.sh" | tee "$BUILD/logs/check-kunit-uml.log"
+count "$BUILD/logs/check-kunit-uml.log" kunit-uml
+
 say "test kernel"
 kernel=$(VARIANT=patched FLAVOR=debug "$TOP/scripts/build-kernel.sh" | tail -n1)
 if [ ! -r "$kernel" ]; then
@@ -81,6 +85,10 @@ if [ "${CHECK_FULL:-}" = 1 ]; then
 	say "check-full: deliberate breakages must fail KUnit cases"
 	"$TOP/scripts/mutations.sh" | tee "$BUILD/logs/check-mutations.log"
 	count "$BUILD/logs/check-mutations.log" mutations
+
+	say "check-full: the test patches alone pass on the base and the prerequisites"
+	"$TOP/scripts/tests-first.sh" | tee "$BUILD/logs/check-tests-first.log"
+	count "$BUILD/logs/check-tests-first.log" tests-first
 
 	say "check-full: a bounded stress run on the debug kernel"
 	if [ -r "$kernel" ]; then

@@ -9,10 +9,12 @@ letter and lets git regenerate the rest.
   cover.py extract OLD PLACEHOLDER   print the subject line, then the blurb
   cover.py fill PLACEHOLDER TEXT     print PLACEHOLDER with TEXT filled in
 """
+import re
 import sys
 
 SUBJ = "*** SUBJECT HERE ***"
 BLURB = "*** BLURB HERE ***\n"
+BASE_LINE = re.compile(r"^(base-commit|prerequisite-patch-id): ")
 
 
 def read(path):
@@ -27,16 +29,27 @@ def split(text):
     return head + sep, body
 
 
+def strip_base(text):
+    """TEXT without its closing base-commit and prerequisite-patch-id
+    lines: they name the tree the series was applied to (a user's own, one
+    that already has the prerequisites), not the series."""
+    lines = text.split("\n")
+    while lines and (lines[-1] == "" or BASE_LINE.match(lines[-1])):
+        lines.pop()
+    return "\n".join(lines)
+
+
 def extract(old, placeholder):
     ohead, obody = split(read(old))
     phead, pbody = split(read(placeholder))
     if not pbody.startswith(BLURB):
         sys.exit("cover.py: placeholder cover letter has no blurb marker")
-    tail = pbody[len(BLURB):]
+    tail = strip_base(pbody[len(BLURB):])
+    obody = strip_base(obody)
     if not obody.endswith(tail):
-        sys.exit("cover.py: %s: the generated part (shortlog, diffstat, "
-                 "base-commit) does not match its patches; regenerate it "
-                 "with the export" % old)
+        sys.exit("cover.py: %s: the generated part (shortlog, diffstat) "
+                 "does not match its patches; regenerate it with the "
+                 "export" % old)
     blurb = obody[:len(obody) - len(tail)]
     pre, _, post = phead.partition(SUBJ)
     if not (ohead.startswith(pre) and ohead.endswith(post)):

@@ -1,13 +1,14 @@
 #!/bin/sh
-# Review gates on series/: it applies, and every patch is
-# checkpatch --strict clean (no error, warning or check).
+# Review gates on series/: it applies, and every patch (and every
+# prerequisite stand-in) is checkpatch --strict clean (no error, warning
+# or check).
 set -u
 . "$(dirname "$0")/lib.sh"
 pass=0 fail=0
 work=$("$TOP/scripts/tree.sh" work 2>"$BUILD/logs/gates-apply.log" | tail -n1)
 if [ -d "$work/.git" ]; then
 	result series-applies 0
-	for p in $("$TOP/scripts/tree.sh" patches); do
+	for p in $("$TOP/scripts/tree.sh" prereqs) $("$TOP/scripts/tree.sh" patches); do
 		n=${p##*/}
 		out=$(cd "$work" && perl scripts/checkpatch.pl --strict --no-color "$p" 2>&1)
 		total=$(printf '%s\n' "$out" | grep -E '^total: ' | tail -n1)

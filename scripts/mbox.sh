@@ -1,24 +1,81 @@
 #!/bin/sh
-# make mbox: series/ as build/series.mbox (threaded); then prove that
-# git am of it onto a fresh base reproduces the work tree exactly.
+# make mbox: series/ as the messages you post, From: and Signed-off-by: you
+# (git config user.name / user.email), To:/Cc: from the work tree's
+# scripts/get_maintainer.pl; then prove them: git am of the mbox onto the
+# base and the prerequisites reproduces the work tree exactly, and
+# git send-email --dry-run prints what it would send.
+#   build/series.mbox       the whole thread, for git am or b4
+#   build/outgoing/*.patch  one message a file: git send-email build/outgoing
 set -eu
 . "$(dirname "$0")/lib.sh"
 : "${SERIES:=$TOP/series}"
 out=${MBOX:-$BUILD/series.mbox}
-mkdir -p "$BUILD"
-python3 "$TOP/scripts/mbox.py" "$out" "$SERIES"
+outdir=${OUTGOING:-$BUILD/outgoing}
+
+# The poster, from their own git configuration (not the pinned one).
+name=$(git config user.name || true)
+mail=$(git config user.email || true)
+[ -n "$name" ] && [ -n "$mail" ] ||
+	die "set your identity first: git config --global user.name 'Your Name'; git config --global user.email you@example.org"
+case $mail in
+*.example | *.example.* | *@localhost | *noreply*)
+	die "'$mail' is not an address you can be reached at: set git config user.email" ;;
+esac
+ident=$(sed -n '2{s/^From: //p}' "$SERIES/0000-cover-letter.patch" 2>/dev/null || true)
+case "$ident" in
+"$name"*) die "your git identity is the series' placeholder ($ident): set your own" ;;
+esac
+poster="$name <$mail>"
+
+"$TOP/scripts/deps.sh" git-email libmailtools-perl || die "cannot install git-email"
 set -- $("$TOP/scripts/fetch-base.sh")
-repo=$1 commit=$2
+commit=$2
 work=$(lastline "$TOP/scripts/tree.sh" work) || exit 1
+mkdir -p "$BUILD"
+addr=$(mktemp -d)
+trap 'rm -rf "$addr"' EXIT
+# Per patch: To the lists get_maintainer names, Cc its people; the cover
+# letter goes to everyone any patch goes to.
+for p in $("$TOP/scripts/tree.sh" patches); do
+	n=${p##*/}
+	(cd "$work" && perl scripts/get_maintainer.pl --no-rolestats --no-git \
+		--no-git-fallback "$p") >"$addr/$n.all" 2>"$addr/$n.err" ||
+		die "get_maintainer.pl failed on $n: $(head -n1 "$addr/$n.err")"
+	grep -v '@' "$addr/$n.all" >&2 || true
+	grep '^[^<]*@[^>]*$' "$addr/$n.all" >"$addr/$n.to" || true
+	grep '<' "$addr/$n.all" >"$addr/$n.cc" || true
+	cat "$addr/$n.to" >>"$addr/0000-cover-letter.patch.to"
+	cat "$addr/$n.cc" >>"$addr/0000-cover-letter.patch.cc"
+done
+rm -rf "$outdir"
+python3 "$TOP/scripts/mbox.py" "$out" "$outdir" "$SERIES" "$addr" "$poster"
+
+# git am of it onto the base and the prerequisites the work tree applied.
+onto=$(git -C "$work" rev-parse -q --verify refs/swapq/prereqs || echo "$commit")
 chk=$BUILD/mbox-check
 rm -rf "$chk"
-pgit clone -q --shared --no-checkout "$repo" "$chk"
-git -C "$chk" checkout -q --detach "$commit"
-pgit -C "$chk" am -q --empty=drop "$out" || die "git am of $out onto $commit failed"
+pgit clone -q --shared --no-checkout "$work" "$chk"
+pgit -C "$chk" checkout -q --detach "$onto"
+pgit -C "$chk" am -q --empty=drop "$out" || die "git am of $out onto $onto failed"
 want=$(git -C "$work" rev-parse 'HEAD^{tree}')
 got=$(git -C "$chk" rev-parse 'HEAD^{tree}')
-n=$(git -C "$chk" rev-list --count "$commit..HEAD")
+n=$(git -C "$chk" rev-list --count "$onto..HEAD")
+np=$(git -C "$chk" rev-list --count "$commit..$onto")
+authors=$(git -C "$chk" log --format='%an <%ae>' "$onto..HEAD" | sort -u)
 rm -rf "$chk"
 [ "$want" = "$got" ] || die "git am of $out gives tree $got, the work tree has $want"
-say "$out: $n patches; git am onto $commit reproduces the work tree (tree $got)"
+[ "$authors" = "$poster" ] || die "git am of $out gives authors '$authors', not '$poster'"
+say "$out: $n patches by $poster; git am onto $commit + $np prerequisites reproduces the work tree (tree $got)"
+
+# What git send-email would send: every message, its From, To and Cc.
+dry=$BUILD/send-email-dry-run.txt
+pgit send-email --dry-run --confirm=never --suppress-cc=bodycc --suppress-cc=sob \
+	--suppress-cc=misc-by --suppress-cc=self --no-thread \
+	--from="$poster" --8bit-encoding=UTF-8 --transfer-encoding=8bit \
+	"$outdir" >"$dry" 2>&1 </dev/null ||
+	die "git send-email --dry-run failed (see $dry)"
+sent=$(grep -c '^Dry-OK\. Log says:' "$dry" || true)
+[ "$sent" -eq "$((n + 1))" ] ||
+	die "git send-email --dry-run would send $sent messages, not $((n + 1)) (see $dry)"
+say "git send-email --dry-run: $sent messages (see $dry); to post: git send-email $outdir"
 echo "$out"

@@ -3,28 +3,73 @@
 # objects; the base repository itself is never modified).
 #
 #   tree.sh base     $BASE_SRC = the base commit, for the base kernel
-#   tree.sh work     $WORK = base commit + git am series/*.patch
-#   tree.sh export   write $WORK's commits back into series/
-#   tree.sh patch    print the patch files of series/, in git am order
+#   tree.sh work     $WORK = base commit + prereqs/ + series/ (git am)
+#   tree.sh export   write $WORK's commits after the prerequisites back
+#                    into series/
+#   tree.sh patches  print the patch files of series/, in git am order
+#   tree.sh prereqs  print the patch files of prereqs/, in git am order
+#
+# prereqs/ holds our stand-ins for commits the series needs that are
+# queued upstream but not in the base.  Each one whose subject the base's
+# history already has is skipped; the rest are applied before the series,
+# and the cover letter lists them as prerequisite-patch-id lines.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 : "${SERIES:=$TOP/series}"
+: "${PREREQS:=$TOP/prereqs}"
 : "${WORK:=$BUILD/work}"
 : "${BASE_SRC:=$BUILD/src-base}"
 
-series_patches() {
-	for p in "$SERIES"/[0-9][0-9][0-9][0-9]-*.patch; do
+# patches_in DIR: its format-patch files in git am order, no cover letter
+patches_in() {
+	for p in "$1"/[0-9][0-9][0-9][0-9]-*.patch; do
 		[ -e "$p" ] || continue
 		case ${p##*/} in 0000-cover-letter.patch) continue ;; esac
 		echo "$p"
 	done
 }
+series_patches() { patches_in "$SERIES"; }
+prereq_patches() { patches_in "$PREREQS"; }
 
 # The hash of the patches (not the cover letter: editing its text needs
 # no new application).
 series_hash() {
-	cat $(series_patches) </dev/null 2>/dev/null | sha256sum | cut -d' ' -f1
+	cat $(prereq_patches) $(series_patches) </dev/null 2>/dev/null |
+		sha256sum | cut -d' ' -f1
+}
+
+# The work tree's last prerequisite (the base commit if none was applied).
+prereq_tip() {
+	pgit -C "$WORK" rev-parse -q --verify refs/swapq/prereqs 2>/dev/null ||
+		echo "$COMMIT"
+}
+
+# The subject prefix of the series ("RFC PATCH"), kept from its cover
+# letter; PATCH for a series that has none yet.
+subject_prefix() {
+	sp=$(sed -n 's/^Subject: \[\(.*\) 0*0\/[0-9]*\].*/\1/p' \
+		"$SERIES/0000-cover-letter.patch" 2>/dev/null | head -n1)
+	echo "${sp:-PATCH}"
+}
+
+# in_base SUBJECT: the base's history has a commit with this subject.
+in_base() {
+	pgit -C "$WORK" log --format=%s -F --grep="$1" "$COMMIT" |
+		grep -Fxq -- "$1"
+}
+
+# am_one PATCH: apply it to $WORK, or leave the work tree at the bare base
+# and fail naming the patch.
+am_one() {
+	if ! pgit -C "$WORK" am -q --committer-date-is-author-date "$1" \
+		>"$WORK/.git/swapq-am.log" 2>&1; then
+		why=$(grep -m1 -E '^error:' "$WORK/.git/swapq-am.log" || true)
+		pgit -C "$WORK" am --abort >/dev/null 2>&1 || true
+		pgit -C "$WORK" checkout -q -f --detach "$COMMIT"
+		pgit -C "$WORK" update-ref -d refs/swapq/prereqs 2>/dev/null || true
+		die "${1##*/} does not apply to $COMMIT: ${why:-see $WORK/.git/swapq-am.log}"
+	fi
 }
 
 # keep_cover [TIP]: remember the cover letter's own text for the next
@@ -37,7 +82,7 @@ keep_cover() {
 	rm -f "$WORK/.git/swapq-cover" "$WORK/.git/swapq-cover.src"
 	[ -f "$SERIES/0000-cover-letter.patch" ] && [ -n "$(series_patches)" ] || return 0
 	tmp=$(mktemp -d)
-	fmt_patch "$WORK" "$COMMIT" "$tmp" "${1:-HEAD}"
+	fmt_patch "$WORK" "$COMMIT" "$(prereq_tip)" "$tmp" "${1:-HEAD}"
 	"$TOP/scripts/cover.py" extract "$SERIES/0000-cover-letter.patch" \
 		"$tmp/0000-cover-letter.patch" >"$WORK/.git/swapq-cover" ||
 		{ rm -rf "$tmp"; die "cannot keep the cover letter's text"; }
@@ -65,18 +110,20 @@ clone_at() {
 	git -C "$1" checkout -q -f --detach "$3" || die "cannot check out $3 in $1"
 }
 
-# fmt_patch DIR BASE OUT [TIP]: format-patch BASE..TIP (HEAD) of DIR into
-# OUT with everything that could vary from run to run pinned (commit
-# hashes, signature, dates and identity of the cover letter, user
-# configuration, the length of abbreviated object names).
+# fmt_patch DIR BASE FROM OUT [TIP]: format-patch FROM..TIP (HEAD) of DIR
+# into OUT, with base-commit BASE (and a prerequisite-patch-id line for
+# each commit between BASE and FROM), everything that could vary from run
+# to run pinned (commit hashes, signature, dates and identity of the cover
+# letter, user configuration, the length of abbreviated object names).
 fmt_patch() {
-	tip=${4:-HEAD}
+	tip=${5:-HEAD}
 	an=$(git -C "$1" log -1 --format=%an "$tip")
 	ae=$(git -C "$1" log -1 --format=%ae "$tip")
 	ad=$(git -C "$1" log -1 --format=%ad --date=raw "$tip")
 	GIT_COMMITTER_NAME=$an GIT_COMMITTER_EMAIL=$ae GIT_COMMITTER_DATE=$ad \
 		pgit -C "$1" format-patch -q --cover-letter --zero-commit \
-		--no-signature --base="$2" -o "$3" "$2..$tip"
+		--no-signature --subject-prefix="$(subject_prefix)" \
+		--base="$2" -o "$4" "$3..$tip"
 }
 
 base_info() {
@@ -118,21 +165,28 @@ do_work() {
 	fi
 	rm -f "$stamp"
 	clone_at "$WORK" "$REPO" "$COMMIT"
+	pgit -C "$WORK" update-ref -d refs/swapq/prereqs 2>/dev/null || true
+	np=0
+	for p in $(prereq_patches); do
+		subj=$(pgit mailinfo /dev/null /dev/null <"$p" | sed -n 's/^Subject: //p')
+		[ -n "$subj" ] || die "${p##*/} has no subject"
+		if in_base "$subj"; then
+			say "prerequisite already in the base, skipped: $subj"
+			continue
+		fi
+		am_one "$p"
+		np=$((np + 1))
+	done
+	pgit -C "$WORK" update-ref refs/swapq/prereqs HEAD
 	n=0
 	for p in $(series_patches); do
 		n=$((n + 1))
-		if ! pgit -C "$WORK" am -q --committer-date-is-author-date "$p" \
-			>"$WORK/.git/swapq-am.log" 2>&1; then
-			why=$(grep -m1 -E '^error:' "$WORK/.git/swapq-am.log" || true)
-			pgit -C "$WORK" am --abort >/dev/null 2>&1 || true
-			git -C "$WORK" checkout -q -f --detach "$COMMIT"
-			die "${p##*/} does not apply to $COMMIT: ${why:-see $WORK/.git/swapq-am.log}"
-		fi
+		am_one "$p"
 	done
 	git -C "$WORK" checkout -q -B series
 	keep_cover
 	echo "$COMMIT $(git -C "$WORK" rev-parse HEAD) $(series_hash)" >"$stamp"
-	say "work tree: $WORK = $COMMIT + $n patches"
+	say "work tree: $WORK = $COMMIT + $np prerequisites + $n patches"
 	echo "$WORK"
 }
 
@@ -141,8 +195,9 @@ do_export() {
 	[ -d "$WORK/.git" ] || die "no work tree at $WORK: run 'make worktree' first"
 	[ -z "$(git -C "$WORK" status --porcelain --untracked-files=no)" ] ||
 		die "$WORK has uncommitted changes: commit them first"
-	git -C "$WORK" merge-base --is-ancestor "$COMMIT" HEAD ||
-		die "$WORK's HEAD does not descend from the base commit $COMMIT"
+	from=$(prereq_tip)
+	git -C "$WORK" merge-base --is-ancestor "$from" HEAD ||
+		die "$WORK's HEAD does not descend from the base commit and prerequisites ($from)"
 	# An edit of the cover letter that the work tree has not read yet: take
 	# its text, against the commits series/ holds (the last export or
 	# application), which may be older than the work tree's.
@@ -158,8 +213,8 @@ do_export() {
 	fi
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
-	if [ "$(git -C "$WORK" rev-list --count "$COMMIT..HEAD")" -gt 0 ]; then
-		fmt_patch "$WORK" "$COMMIT" "$tmp/out"
+	if [ "$(git -C "$WORK" rev-list --count "$from..HEAD")" -gt 0 ]; then
+		fmt_patch "$WORK" "$COMMIT" "$from" "$tmp/out"
 		if [ -f "$WORK/.git/swapq-cover" ]; then
 			"$TOP/scripts/cover.py" fill "$tmp/out/0000-cover-letter.patch" \
 				"$WORK/.git/swapq-cover" >"$tmp/cover" ||
@@ -192,5 +247,6 @@ base)
 work) do_work ;;
 export) do_export ;;
 patches) series_patches ;;
-*) die "usage: tree.sh base|work|export|patches" ;;
+prereqs) prereq_patches ;;
+*) die "usage: tree.sh base|work|export|patches|prereqs" ;;
 esac

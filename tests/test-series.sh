@@ -6,6 +6,8 @@
 set -- $("$TOP/scripts/fetch-base.sh" 2>/dev/null)
 COMMIT=$2
 export SERIES=$T/series WORK=$BUILD/test-work MBOX=$T/series.mbox
+# The fixture series applies to the bare base: no prerequisites.
+export PREREQS=$T/no-prereqs
 cp -r "$TOP/tests/fixture/series" "$SERIES"
 tree() { "$TOP/scripts/tree.sh" "$@" >"$T/log" 2>&1; }
 
@@ -24,11 +26,26 @@ else
 	notok roundtrip-identical "$(head -c 300 "$T/diff" | tr '\n' ' ')"
 fi
 
-# The mbox: threaded on the cover letter, and git am of it onto a fresh
-# base gives the work tree's tree.
-if "$TOP/scripts/mbox.sh" >"$T/mbox.log" 2>&1 &&
+# The mbox: from the poster's git identity, never the series' own; To:
+# and Cc: from get_maintainer.pl; threaded on the cover letter; git am of
+# it onto a fresh base gives the work tree's tree, and git send-email
+# --dry-run would send every message.
+export OUTGOING=$T/outgoing
+printf '' >"$T/noid.gitconfig"
+GIT_CONFIG_GLOBAL=$T/noid.gitconfig expect_fail mbox-needs-identity \
+	'set your identity first' "$TOP/scripts/mbox.sh"
+printf '[user]\n\tname = Fixture Author\n\temail = someone@kernel-dev.org\n' >"$T/same.gitconfig"
+GIT_CONFIG_GLOBAL=$T/same.gitconfig expect_fail mbox-refuses-placeholder-identity \
+	"the series' placeholder" "$TOP/scripts/mbox.sh"
+printf '[user]\n\tname = Tess Poster\n\temail = tess@kernel-dev.org\n' >"$T/poster.gitconfig"
+if GIT_CONFIG_GLOBAL=$T/poster.gitconfig "$TOP/scripts/mbox.sh" >"$T/mbox.log" 2>&1 &&
 	[ "$(grep -c '^In-Reply-To: <swapq-' "$MBOX")" -eq 2 ] &&
-	grep -q 'reproduces the work tree' "$T/mbox.log"; then
+	[ "$(grep -c '^From: Tess Poster <tess@kernel-dev.org>$' "$MBOX")" -eq 3 ] &&
+	! grep -q 'Fixture Author\|fixture@example.org' "$MBOX" &&
+	[ "$(grep -l '^To: .*linux-mm@kvack.org\|^	linux-mm@kvack.org' "$OUTGOING"/*.patch | wc -l)" -eq 3 ] &&
+	grep -q '^Cc: .*Andrew Morton <akpm@linux-foundation.org>' "$MBOX" &&
+	grep -q 'reproduces the work tree' "$T/mbox.log" &&
+	grep -q 'send-email --dry-run: 3 messages' "$T/mbox.log"; then
 	ok mbox-git-am-reproduces
 else
 	notok mbox-git-am-reproduces "$(tail -n1 "$T/mbox.log")"

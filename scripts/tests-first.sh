@@ -1,0 +1,38 @@
+#!/bin/sh
+# The tests come first: on the base, the prerequisites and only the
+# series' leading test patches (TESTS_FIRST=2: the cluster KUnit suite and
+# the swapoff kselftest), the debug kernel passes them, so that they show
+# what the base does before any allocator patch changes it.  The same
+# tests then run on the whole series in make check.
+set -u
+. "$(dirname "$0")/lib.sh"
+: "${TESTS_FIRST:=2}"
+pass=0 fail=0
+work=$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null) || die "no work tree"
+from=$(git -C "$work" rev-parse -q --verify refs/swapq/prereqs) ||
+	from=$(cut -d' ' -f1 "$work/.git/swapq-stamp")
+sha=$(git -C "$work" rev-list --reverse "$from..HEAD" | sed -n "${TESTS_FIRST}p")
+[ -n "$sha" ] || die "the series has no patch $TESTS_FIRST"
+git -C "$work" log --format=%s "$from..$sha" | grep -vqiE 'kunit|selftests' &&
+	die "the first $TESTS_FIRST patches are not all tests: $(git -C "$work" log --format=%s "$from..$sha" | tr '\n' ';')"
+st=$BUILD/tests-first
+if [ "$(git -C "$st" rev-parse HEAD 2>/dev/null)" != "$sha" ]; then
+	rm -rf "$st"
+	git -C "$work" worktree prune
+	git -C "$work" worktree add -q --detach "$st" "$sha" || die "cannot check out $sha"
+fi
+k=$(VARIANT=mutant SRC_TREE=$st OBJ_NAME=tests-first FLAVOR=debug \
+	lastline "$TOP/scripts/build-kernel.sh")
+if [ ! -r "$k" ]; then
+	result build-tests-first 1 "the debug kernel at $sha did not build"
+else
+	SRC=$st SELFTESTS=swapoff STRICT_SKIP=1 "$TOP/scripts/run-vm.sh" "$k" \
+		sanity,swapoff tests-first >"$BUILD/logs/tests-first.out" 2>&1
+	grep -E '^FAIL |passed, ' "$BUILD/logs/tests-first.out" | sed 's/^/# /'
+	count "$BUILD/logs/tests-first.out" tests-first
+	tr -d '\r' <"$BUILD/logs/tests-first.console.log" |
+		grep -Eq '(^|\] )ok [0-9]+ swap_cluster[[:space:]]*$'
+	result tests-first-swap_cluster-suite $? "the swap_cluster suite did not pass (see build/logs/tests-first.*)"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
