@@ -33,7 +33,8 @@ commit=$2
 work=$(lastline "$TOP/scripts/tree.sh" work) || exit 1
 mkdir -p "$BUILD"
 addr=$(mktemp -d)
-trap 'rm -rf "$addr"' EXIT
+chk=
+trap 'rm -rf "$addr" "$chk"' EXIT
 # Per patch: To the lists get_maintainer names, Cc its people; the cover
 # letter goes to everyone any patch goes to.
 for p in $("$TOP/scripts/tree.sh" patches); do
@@ -52,8 +53,7 @@ python3 "$TOP/scripts/mbox.py" "$out" "$outdir" "$SERIES" "$addr" "$poster"
 
 # git am of it onto the base and the prerequisites the work tree applied.
 onto=$(git -C "$work" rev-parse -q --verify refs/swapq/prereqs || echo "$commit")
-chk=$BUILD/mbox-check
-rm -rf "$chk"
+chk=$(mktemp -d "$BUILD/mbox-check.XXXXXX")
 pgit clone -q --shared --no-checkout "$work" "$chk"
 pgit -C "$chk" checkout -q --detach "$onto"
 pgit -C "$chk" am -q --empty=drop "$out" || die "git am of $out onto $onto failed"
