@@ -32,8 +32,7 @@ work=$(lastline "$TOP/scripts/tree.sh" work) || die "no work tree"
 kernels="base"
 for n in $STEPS; do
 	# Patch n of series/, counted after the prerequisites.
-	base=$(git -C "$work" rev-parse -q --verify refs/swapq/prereqs) ||
-		base=$(cut -d' ' -f1 "$work/.git/swapq-stamp") || die "no stamp in the work tree"
+	base=$(lastline "$TOP/scripts/tree.sh" prereq-tip) || die "no work tree"
 	sha=$(git -C "$work" rev-list --reverse "$base..HEAD" | sed -n "${n}p")
 	[ -n "$sha" ] || die "the series has no patch $n"
 	st=$BUILD/step-$n

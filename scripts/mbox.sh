@@ -52,7 +52,7 @@ rm -rf "$outdir"
 python3 "$TOP/scripts/mbox.py" "$out" "$outdir" "$SERIES" "$addr" "$poster"
 
 # git am of it onto the base and the prerequisites the work tree applied.
-onto=$(git -C "$work" rev-parse -q --verify refs/swapq/prereqs || echo "$commit")
+onto=$(lastline "$TOP/scripts/tree.sh" prereq-tip) || exit 1
 chk=$(mktemp -d "$BUILD/mbox-check.XXXXXX")
 pgit clone -q --shared --no-checkout "$work" "$chk"
 pgit -C "$chk" checkout -q --detach "$onto"

@@ -9,8 +9,7 @@ set -u
 : "${TESTS_FIRST:=2}"
 pass=0 fail=0
 work=$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null) || die "no work tree"
-from=$(git -C "$work" rev-parse -q --verify refs/swapq/prereqs) ||
-	from=$(cut -d' ' -f1 "$work/.git/swapq-stamp")
+from=$(lastline "$TOP/scripts/tree.sh" prereq-tip) || die "no work tree"
 sha=$(git -C "$work" rev-list --reverse "$from..HEAD" | sed -n "${TESTS_FIRST}p")
 [ -n "$sha" ] || die "the series has no patch $TESTS_FIRST"
 git -C "$work" log --format=%s "$from..$sha" | grep -vqiE 'kunit|selftests' &&

@@ -8,6 +8,7 @@
 #                    into series/
 #   tree.sh patches  print the patch files of series/, in git am order
 #   tree.sh prereqs  print the patch files of prereqs/, in git am order
+#   tree.sh prereq-tip  the work tree's last prerequisite (or the base)
 #
 # prereqs/ holds our stand-ins for commits the series needs that are
 # queued upstream but not in the base.  Each one whose subject the base's
@@ -248,5 +249,8 @@ work) do_work ;;
 export) do_export ;;
 patches) series_patches ;;
 prereqs) prereq_patches ;;
-*) die "usage: tree.sh base|work|export|patches|prereqs" ;;
+prereq-tip)
+	base_info
+	prereq_tip ;;
+*) die "usage: tree.sh base|work|export|patches|prereqs|prereq-tip" ;;
 esac
