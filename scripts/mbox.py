@@ -49,15 +49,23 @@ def read_addrs(path):
 
 
 def cover_cc(body):
-    """The indented addresses under the cover text's "Cc (...):" line."""
-    out, on = [], False
+    """The indented addresses of the cover text's Cc block: a paragraph
+    that starts with "Cc" and whose heading (one or more lines) ends with
+    a colon."""
+    out, state = [], 0
     for line in body.split("\n"):
-        if re.match(r"^Cc\b.*:$", line):
-            on = True
-        elif on and line.startswith("  ") and line.strip():
-            out.append(line.strip())
-        elif on:
-            break
+        if state == 0 and re.match(r"^Cc\b", line):
+            state = 1
+        if state == 1:
+            if not line.strip():
+                state = 0
+            elif line.rstrip().endswith(":"):
+                state = 2
+        elif state == 2:
+            if line.startswith("  ") and line.strip():
+                out.append(line.strip())
+            else:
+                break
     return out
 
 

@@ -44,6 +44,8 @@ if GIT_CONFIG_GLOBAL=$T/poster.gitconfig "$TOP/scripts/mbox.sh" >"$T/mbox.log" 2
 	! grep -q 'Fixture Author\|fixture@example.org' "$MBOX" &&
 	[ "$(grep -l '^To: .*linux-mm@kvack.org\|^	linux-mm@kvack.org' "$OUTGOING"/*.patch | wc -l)" -eq 3 ] &&
 	grep -q '^Cc: .*Andrew Morton <akpm@linux-foundation.org>' "$MBOX" &&
+	sed -n '/^Cc:/,/^[^[:space:]C]/p' "$OUTGOING"/0000-cover-letter.patch |
+		grep -q 'Extra Reviewer <extra@kernel-dev.org>' &&
 	grep -q 'reproduces the work tree' "$T/mbox.log" &&
 	grep -q 'send-email --dry-run: 3 messages' "$T/mbox.log"; then
 	ok mbox-git-am-reproduces
