@@ -11,8 +11,8 @@
 # boots per kernel, each running every device count once.  STEPS names
 # patch numbers of series/ (after prereqs/) whose prefix is measured too
 # (default 3, the queue without the per-device hints), so that no step of
-# the series is left unmeasured.  Results go to build/bench/alloc.csv (a rerun resumes;
-# FRESH=1 starts over); the report: scripts/bench_alloc.py.
+# the series is left unmeasured.  Results go to build/bench/alloc.csv (a
+# rerun resumes; FRESH=1 starts over); the report: scripts/bench_alloc.py.
 set -eu
 . "$(dirname "$0")/lib.sh"
 : "${REPS:=5}"
@@ -31,18 +31,9 @@ kp=$(VARIANT=patched FLAVOR=plain lastline "$TOP/scripts/build-kernel.sh") || di
 work=$(lastline "$TOP/scripts/tree.sh" work) || die "no work tree"
 kernels="base"
 for n in $STEPS; do
-	# Patch n of series/, counted after the prerequisites.
-	base=$(lastline "$TOP/scripts/tree.sh" prereq-tip) || die "no work tree"
-	sha=$(git -C "$work" rev-list --reverse "$base..HEAD" | sed -n "${n}p")
+	sha=$(series_commit "$work" "$n")
 	[ -n "$sha" ] || die "the series has no patch $n"
-	st=$BUILD/step-$n
-	if [ "$(git -C "$st" rev-parse HEAD 2>/dev/null)" != "$sha" ]; then
-		rm -rf "$st"
-		git -C "$work" worktree prune
-		git -C "$work" worktree add -q --detach "$st" "$sha" || die "cannot check out patch $n"
-	fi
-	k=$(VARIANT=mutant SRC_TREE=$st OBJ_NAME=step$n FLAVOR=plain \
-		lastline "$TOP/scripts/build-kernel.sh") || die "kernel build at patch $n failed"
+	k=$(prefix_kernel "$work" "$sha" "step$n" plain) || die "kernel build at patch $n failed"
 	eval "k_step$n=\$k"
 	kernels="$kernels step$n"
 done

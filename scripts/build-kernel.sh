@@ -36,8 +36,8 @@ for f in $frags; do [ -r "$f" ] || die "missing config fragment $f"; done
 obj=$BUILD/obj/$ARCH-${OBJ_NAME:-$VARIANT}-$FLAVOR
 mkdir -p "$obj" "$BUILD/logs"
 log=$BUILD/logs/build-$ARCH-${OBJ_NAME:-$VARIANT}-$FLAVOR.log
-export CCACHE_DIR="${CCACHE_DIR:-$SWAPQ_CACHE/ccache}"
-export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros
+use_ccache
+export CCACHE_SLOPPINESS=time_macros
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
 export KBUILD_BUILD_USER=swapq KBUILD_BUILD_HOST=swapq
 mk() { make -s -C "$src" O="$obj" ARCH="$ARCH" CC="ccache $cc" "$@"; }

@@ -12,7 +12,7 @@ work=$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null) || die "no work tree"
 out=$BUILD/obj/um-kunit
 log=$BUILD/logs/kunit-uml.log
 mkdir -p "$out" "$BUILD/logs"
-export CCACHE_DIR="${CCACHE_DIR:-$SWAPQ_CACHE/ccache}" CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
+use_ccache
 say "kunit.py run --kunitconfig=mm/tests (UML; log: $log)"
 (cd "$work" && python3 tools/testing/kunit/kunit.py run --kunitconfig=mm/tests \
 	--build_dir="$out" --jobs="$(nproc)" --make_options "CC=ccache gcc") >"$log" 2>&1

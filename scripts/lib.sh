@@ -89,6 +89,34 @@ bench_reps() {
 	done
 }
 
+# use_ccache: the shared compiler cache, with paths relative to $BUILD so
+# that clones in other directories hit it too.
+use_ccache() {
+	export CCACHE_DIR="${CCACHE_DIR:-$SWAPQ_CACHE/ccache}" \
+		CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
+}
+
+# series_commit WORK N: WORK's commit of patch N of series/, counted after
+# the prerequisites; empty if the series is shorter.
+series_commit() {
+	_from=$(lastline "$TOP/scripts/tree.sh" prereq-tip) || return 1
+	git -C "$1" rev-list --reverse "$_from..HEAD" | sed -n "${2}p"
+}
+
+# prefix_kernel WORK SHA NAME FLAVOR: the kernel of WORK at SHA, checked
+# out as $BUILD/NAME (a worktree of WORK) and built in its own object
+# directory; prints the image path.
+prefix_kernel() {
+	_st=$BUILD/$3
+	if [ "$(git -C "$_st" rev-parse HEAD 2>/dev/null)" != "$2" ]; then
+		rm -rf "$_st"
+		git -C "$1" worktree prune
+		git -C "$1" worktree add -q --detach "$_st" "$2" || return 1
+	fi
+	VARIANT=mutant SRC_TREE=$_st OBJ_NAME=$3 FLAVOR=$4 \
+		lastline "$TOP/scripts/build-kernel.sh"
+}
+
 say() {
 	printf '==> %s\n' "$*" >&2
 }

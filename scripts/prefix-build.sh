@@ -14,7 +14,7 @@ log=$BUILD/logs/prefix-build.log
 : >"$log"
 [ -d "$src/.git" ] || git clone -q --shared "$work" "$src" || die "cannot clone $work"
 git -C "$src" fetch -q "$work" HEAD || die "cannot fetch $work"
-export CCACHE_DIR="${CCACHE_DIR:-$SWAPQ_CACHE/ccache}" CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
+use_ccache
 mk() { make -s -C "$src" O="$obj" CC="ccache gcc" "$@"; }
 
 # The C files the whole series touches; headers count through them.

@@ -10,18 +10,12 @@ set -u
 pass=0 fail=0
 work=$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null) || die "no work tree"
 from=$(lastline "$TOP/scripts/tree.sh" prereq-tip) || die "no work tree"
-sha=$(git -C "$work" rev-list --reverse "$from..HEAD" | sed -n "${TESTS_FIRST}p")
+sha=$(series_commit "$work" "$TESTS_FIRST")
 [ -n "$sha" ] || die "the series has no patch $TESTS_FIRST"
 git -C "$work" log --format=%s "$from..$sha" | grep -vqiE 'kunit|selftests' &&
 	die "the first $TESTS_FIRST patches are not all tests: $(git -C "$work" log --format=%s "$from..$sha" | tr '\n' ';')"
 st=$BUILD/tests-first
-if [ "$(git -C "$st" rev-parse HEAD 2>/dev/null)" != "$sha" ]; then
-	rm -rf "$st"
-	git -C "$work" worktree prune
-	git -C "$work" worktree add -q --detach "$st" "$sha" || die "cannot check out $sha"
-fi
-k=$(VARIANT=mutant SRC_TREE=$st OBJ_NAME=tests-first FLAVOR=debug \
-	lastline "$TOP/scripts/build-kernel.sh")
+k=$(prefix_kernel "$work" "$sha" tests-first debug)
 if [ ! -r "$k" ]; then
 	result build-tests-first 1 "the debug kernel at $sha did not build"
 else
