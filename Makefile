@@ -24,7 +24,7 @@ help:
 	@echo "                     base re-derivation, KCSAN"
 	@echo "  make bench         base and patched kernels side by side; tables + CSV:"
 	@echo "                     bench-swapoff, bench-alloc (with a prefix of the"
-	@echo "                     series, STEPS=3), bench-lockstat"
+	@echo "                     series, STEPS=9), bench-lockstat"
 	@echo "  make worktree      work tree = base + prereqs/* + series/*  ($(BUILD)/work)"
 	@echo "  make export        work tree commits -> series/ (cover text kept)"
 	@echo "  make mbox          the messages to post, from your git identity, To/Cc"

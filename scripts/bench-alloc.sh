@@ -10,14 +10,14 @@
 # MiB/s out and in, and each device's usage at the peak.  REPS interleaved
 # boots per kernel, each running every device count once.  STEPS names
 # patch numbers of series/ (after prereqs/) whose prefix is measured too
-# (default 3, the queue without the per-device hints), so that no step of
+# (default 9, the queue without the per-device hints), so that no step of
 # the series is left unmeasured.  Results go to build/bench/alloc.csv (a
 # rerun resumes; FRESH=1 starts over); the report: scripts/bench_alloc.py.
 set -eu
 . "$(dirname "$0")/lib.sh"
 : "${REPS:=5}"
 : "${DEVS:=1 4 16 max}"
-: "${STEPS=3}"
+: "${STEPS=9}"
 alloc_workload
 out=$BUILD/bench
 csv=$out/alloc.csv

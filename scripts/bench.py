@@ -16,8 +16,9 @@ import statistics
 import sys
 
 from results import read_fact
+from stats import fmt_interval, ratio_ci
 
-FILL = re.compile(r"swapoff: fill (\d+) MiB, kept (\d+) MiB \(swap cache (-?\d+) kB\): ([\d.]+) ms")
+FILL = re.compile(r"swapoff: fill (\d+) MiB, kept (\d+) MiB \((?:swap )?cache (-?\d+) kB\): ([\d.]+) ms")
 DATA = re.compile(r"swapoff: data (\d+) MiB swapped out \((-?\d+) kB\): ([\d.]+) ms")
 
 
@@ -124,6 +125,7 @@ def report(a):
         return 1
     data = {"base": {}, "patched": {}}
     ordinary = {"base": [], "patched": []}
+    byrep = {"base": {}, "patched": {}}  # (fill or "ordinary") -> {rep: ms}
     bad = []
     for r in rows:
         k = r["kernel"]
@@ -134,6 +136,8 @@ def report(a):
                            % (k, r["rep"], r["fill_mb"], r["swapcache_kb"], r["keep_mb"]))
         else:
             ordinary[k].append(float(r["ms"]))
+        row = r["fill_mb"] if r["kind"] == "fill" else "ordinary"
+        byrep[k].setdefault(row, {})[r["rep"]] = float(r["ms"])
         if r["clocksource"] != "tsc":
             bad.append("%s rep %s: clocksource %s" % (k, r["rep"], r["clocksource"]))
     fills = sorted({f for k in data for f in data[k]}, key=int)
@@ -141,18 +145,22 @@ def report(a):
     cpus = sorted({r["cpus"] for r in rows})
     print("swapoff time, QEMU TCG (%s vCPU), zram; ms, median [min..max] of %d interleaved pairs"
           % ("/".join(cpus), reps))
-    print("%-16s %-24s %-24s %s" % ("filled", "base", "patched", "patched/base"))
+    print("%-16s %-24s %-24s %s" % ("filled", "base", "patched",
+                                    "patched/base [95% bootstrap interval]"))
+    ci = lambda row: fmt_interval(ratio_ci(byrep["base"].get(row, {}),
+                                           byrep["patched"].get(row, {})))
     med = {k: {f: stat(data[k][f])[0] for f in data[k]} for k in data}
     for f in fills:
         lab = size(f) + (" (limit)" if int(f) == a.keep else "")
         ratio = (med["patched"][f] / med["base"][f]) if f in med["patched"] and f in med["base"] else float("nan")
-        print("%-16s %s %s %.2f" % (lab, cell(data["base"].get(f)), cell(data["patched"].get(f)), ratio))
+        print("%-16s %s %s %.2f %s" % (lab, cell(data["base"].get(f)), cell(data["patched"].get(f)),
+                                       ratio, ci(f)))
     if ordinary["base"] or ordinary["patched"]:
         mb = next((r["fill_mb"] for r in rows if r["kind"] == "ordinary"), "?")
         rb = stat(ordinary["base"])[0] if ordinary["base"] else float("nan")
         rp = stat(ordinary["patched"])[0] if ordinary["patched"] else float("nan")
-        print("%-16s %s %s %.2f" % ("ordinary %s" % size(mb), cell(ordinary["base"]),
-                                    cell(ordinary["patched"]), rp / rb))
+        print("%-16s %s %s %.2f %s" % ("ordinary %s" % size(mb), cell(ordinary["base"]),
+                                       cell(ordinary["patched"]), rp / rb, ci("ordinary")))
     if a.svg:
         svg(a.svg, fills, data, a.keep)
 

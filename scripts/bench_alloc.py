@@ -6,7 +6,8 @@
   bench_alloc.py lockstat --base LOG --patched LOG         lock_stat table
 
 The report gives, per device count, medians [min..max] over the reps of
-base and patched and the patched/base ratio of the medians, and the
+base and patched and the patched/base ratio of the medians with its
+bootstrap 95% interval over the interleaved pairs (scripts/stats.py), and the
 spread of usage over the devices at the peak (most/least used).  It fails
 (exit 1) when a run did not use swap at all or did not have 2 CPUs and the
 tsc clocksource.
@@ -18,6 +19,7 @@ import statistics
 import sys
 
 from bench import add_collect, emit
+from stats import fmt_ci, ratio_ci
 from results import read_fact
 
 LINE = re.compile(r"SWAPQ-ALLOC elapsed_ms=(\d+) sys_ms=(\d+) out_mibs=([\d.]+) "
@@ -60,18 +62,20 @@ def report(a):
     kernels = ["base"] + sorted({r["kernel"] for r in rows} - {"base", "patched"}) + ["patched"]
     others = kernels[1:]
     print("Swap allocation, QEMU TCG, 2 vCPUs: medians [min..max] over the reps;")
-    print("ratios are medians over base's")
+    print("ratios are medians over base's, [95% bootstrap interval over the pairs]")
     for field in FIELDS:
         print("\n%-8s %-5s" % (field, "devs") +
-              "".join(" %-22s" % k for k in kernels) + "".join(" %-7s" % k for k in others))
+              "".join(" %-22s" % k for k in kernels) + "".join(" %-19s" % k for k in others))
         for d in devs:
             v = {k: [float(r[field]) for r in rows if r["kernel"] == k and int(r["devs"]) == d]
                  for k in kernels}
             if not all(v.values()):
                 continue
-            base = statistics.median(v["base"])
+            by_rep = {k: {r["rep"]: float(r[field]) for r in rows
+                          if r["kernel"] == k and int(r["devs"]) == d} for k in kernels}
             print("%-8s %-5d" % ("", d) + "".join(" %-22s" % fmt(v[k]) for k in kernels) +
-                  "".join(" %-7.2f" % (statistics.median(v[k]) / base) for k in others))
+                  "".join(" %-19s" % fmt_ci(ratio_ci(by_rep["base"], by_rep[k]))
+                          for k in others))
     print("\npeak usage, most/least used device (median over the reps)")
     for d in devs:
         if d < 2:

@@ -86,9 +86,9 @@ if [ "${CHECK_FULL:-}" = 1 ]; then
 	"$TOP/scripts/mutations.sh" | tee "$BUILD/logs/check-mutations.log"
 	count "$BUILD/logs/check-mutations.log" mutations
 
-	say "check-full: the test patches alone pass on the base and the prerequisites"
-	"$TOP/scripts/tests-first.sh" | tee "$BUILD/logs/check-tests-first.log"
-	count "$BUILD/logs/check-tests-first.log" tests-first
+	say "check-full: every prefix of the series boots and passes its tests"
+	"$TOP/scripts/prefix-boot.sh" | tee "$BUILD/logs/check-prefix-boot.log"
+	count "$BUILD/logs/check-prefix-boot.log" prefix-boot
 
 	say "check-full: a bounded stress run on the debug kernel"
 	if [ -r "$kernel" ]; then

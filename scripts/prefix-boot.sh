@@ -1,0 +1,62 @@
+#!/bin/sh
+# Every prefix of the series boots and passes the tests it has: for each
+# patch N of series/ (after the prerequisites), the debug kernel (KASAN,
+# lockdep, DEBUG_VM) of base + prerequisites + patches 1..N boots and runs
+# the KUnit suites and kselftests that prefix contains; the suites must
+# pass, not skip.  The series puts its tests first (TESTS_FIRST=3: the
+# cluster KUnit suite, the swapoff and the swap_devices kselftests), so
+# the first prefixes show what the base does before any allocator patch
+# changes it.
+#   PREFIXES="1 2 ..."  which prefixes (default: every one)
+set -u
+. "$(dirname "$0")/lib.sh"
+: "${TESTS_FIRST:=3}"
+pass=0 fail=0
+work=$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null) || die "no work tree"
+from=$(lastline "$TOP/scripts/tree.sh" prereq-tip) || die "no work tree"
+total=$(git -C "$work" rev-list --count "$from..HEAD")
+[ "$total" -gt 0 ] || die "the series has no patches"
+: "${PREFIXES:=$(seq 1 "$total")}"
+
+# The tests come first: the first TESTS_FIRST patches add tests only.
+sha=$(series_commit "$work" "$TESTS_FIRST")
+[ -n "$sha" ] || die "the series has no patch $TESTS_FIRST"
+subjects=$(git -C "$work" log --format=%s "$from..$sha")
+printf '%s\n' "$subjects" | grep -vqiE 'kunit|selftests'
+result tests-first-order $((1 - $?)) "the first $TESTS_FIRST patches are not all tests: $(printf '%s' "$subjects" | tr '\n' ';')"
+
+# in_tree SHA PATH PATTERN: the file at SHA has PATTERN.
+in_tree() {
+	git -C "$work" show "$1:$2" 2>/dev/null | grep -q -- "$3"
+}
+
+for n in $PREFIXES; do
+	sha=$(series_commit "$work" "$n")
+	[ -n "$sha" ] || { result "prefix-$n" 1 "the series has no patch $n"; continue; }
+	say "prefix $n/$total: $(git -C "$work" log -1 --format=%s "$sha")"
+	tests=sanity selftests=
+	for t in swapoff swap_devices; do
+		git -C "$work" cat-file -e "$sha:tools/testing/selftests/mm/$t.c" 2>/dev/null || continue
+		tests="$tests,$t" selftests="$selftests $t"
+	done
+	k=$(prefix_kernel "$work" "$sha" prefix-boot debug)
+	if [ ! -r "$k" ]; then
+		result "prefix-$n-build" 1 "the debug kernel at patch $n did not build (see build/logs/build-x86_64-prefix-boot-debug.log)"
+		continue
+	fi
+	log=$BUILD/logs/prefix-$n
+	SRC=$BUILD/prefix-boot SELFTESTS=$selftests STRICT_SKIP=1 \
+		"$TOP/scripts/run-vm.sh" "$k" "$tests" "prefix-$n" >"$log.out" 2>&1
+	grep -E '^FAIL |passed, ' "$log.out" | sed "s/^/# prefix $n: /"
+	count "$log.out" "prefix-$n"
+	# Each KUnit suite of this prefix ran and passed (a suite that is
+	# missing from the console did not run at all).
+	for suite in swap_cluster swap_queue; do
+		in_tree "$sha" mm/tests/swapfile_kunit.h "\.name = \"$suite\"" || continue
+		tr -d '\r' <"$log.console.log" |
+			grep -Eq "(^|\] )ok [0-9]+ $suite[[:space:]]*\$"
+		result "prefix-$n-$suite-suite" $? "the $suite suite did not pass at patch $n (see $log.*)"
+	done
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
