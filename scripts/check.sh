@@ -86,6 +86,10 @@ if [ "${CHECK_FULL:-}" = 1 ]; then
 	"$TOP/scripts/mutations.sh" | tee "$BUILD/logs/check-mutations.log"
 	count "$BUILD/logs/check-mutations.log" mutations
 
+	say "check-full: deliberate breakages of the harness must turn its tests red"
+	"$TOP/scripts/harness-mutations.sh" | tee "$BUILD/logs/check-harness-mutations.log"
+	count "$BUILD/logs/check-harness-mutations.log" harness-mutations
+
 	say "check-full: every prefix of the series boots and passes its tests"
 	"$TOP/scripts/prefix-boot.sh" | tee "$BUILD/logs/check-prefix-boot.log"
 	count "$BUILD/logs/check-prefix-boot.log" prefix-boot
@@ -117,6 +121,8 @@ if [ "${CHECK_FULL:-}" = 1 ]; then
 		rm -rf "$d"
 		[ "$again" = "$2" ]
 		result base-commit-deterministic $? "derived $again, cached $2"
+	else
+		echo "# skip base-commit-deterministic: ${KERNEL_SRC:+KERNEL_SRC is a tree of the user's, not derived}${KERNEL_SRC:-no cached Debian package}"
 	fi
 
 	say "check-full: the KCSAN kernel"

@@ -28,18 +28,11 @@ if [ -d "$work/.git" ]; then
 	done
 	# kernel-doc: no warning in the touched C files that the base lacks.
 	base_src=$("$TOP/scripts/tree.sh" base 2>/dev/null | tail -n1)
-	kdoc() {	# kdoc TREE FILE: its kernel-doc warnings, without line numbers
-		[ -f "$1/$2" ] || return 0
-		(cd "$1" && perl scripts/kernel-doc -none -Wall "$2" 2>&1) |
-			sed -E 's/:[0-9]+ / /' | sort -u
-	}
-	for f in $(git -C "$work" diff --name-only "$2" HEAD -- '*.c' '*.h' | grep -v '^tools/'); do
-		kdoc "$base_src" "$f" >"$BUILD/logs/kdoc.base"
-		kdoc "$work" "$f" >"$BUILD/logs/kdoc.new"
-		new=$(comm -13 "$BUILD/logs/kdoc.base" "$BUILD/logs/kdoc.new" | head -n 3 | tr '\n' ' ')
-		[ -z "$new" ]
-		result "kernel-doc $f" $? "$new"
-	done
+	"$TOP/scripts/kdoc-new.sh" "$base_src" "$work" $(git -C "$work" diff \
+		--name-only "$2" HEAD -- '*.c' '*.h' | grep -v '^tools/') \
+		>"$BUILD/logs/kdoc.log" 2>&1
+	grep -E '^(not )?ok ' "$BUILD/logs/kdoc.log"
+	count "$BUILD/logs/kdoc.log" kernel-doc
 else
 	result series-applies 1 "$(tail -n1 "$BUILD/logs/gates-apply.log")"
 fi

@@ -21,34 +21,34 @@ TS = re.compile(r"^\[\s*\d+\.\d+\]\s?")
 RESULT = re.compile(r"^(\s*)(ok|not ok) (\d+)(?: -)? ?([^#]*?)\s*(?:#\s*(.*))?$")
 PLAN = re.compile(r"^(\s*)1\.\.(\d+)")
 
-# What a kernel splat starts with.  Each is a line the kernel prints
-# only when something went wrong.
-SPLATS = [
-    re.compile(p) for p in (
-        r"Kernel panic - not syncing",
-        r"\bOops\b",
-        r"\bBUG: ",
-        r"kernel BUG at",
-        r"^WARNING: ",
-        r"WARNING: CPU: \d+ PID: \d+",
-        r"------------\[ cut here \]------------",
-        r"general protection fault",
-        r"BUG: KASAN: ",
-        r"BUG: KCSAN: ",
-        r"UBSAN: ",
-        r"possible circular locking dependency detected",
-        r"possible recursive locking detected",
-        r"inconsistent lock state",
-        r"suspicious RCU usage",
-        r"INFO: task .* blocked for more than",
-        r"watchdog: BUG: soft lockup",
-        r"rcu: INFO: rcu_.* detected stalls",
-        # A memory cgroup with nothing to kill is not one: its charge fails
-        # (swapoff's ENOMEM test does that).  Out of the whole system's
-        # memory, the kernel goes on to panic here.
-        r"System is deadlocked on memory",
-    )
-]
+# What a kernel splat starts with, named.  Each is a line the kernel
+# prints only when something went wrong.  A line is reported under the
+# first pattern it matches, so the specific ones come before the general
+# ones they would also match (tests/data/splat-lines.txt has a line for
+# each name, which must be reported under that name).
+SPLATS = [(name, re.compile(p)) for name, p in (
+    # Out of the whole system's memory the kernel panics with "System is
+    # deadlocked on memory"; a memory cgroup with nothing to kill is not a
+    # splat: its charge fails (swapoff's ENOMEM test does that).
+    ("panic", r"Kernel panic - not syncing"),
+    ("kasan", r"BUG: KASAN: "),
+    ("kcsan", r"BUG: KCSAN: "),
+    ("soft-lockup", r"watchdog: BUG: soft lockup"),
+    ("lockdep-circular", r"possible circular locking dependency detected"),
+    ("lockdep-recursive", r"possible recursive locking detected"),
+    ("lockdep-inconsistent", r"inconsistent lock state"),
+    ("rcu-suspicious", r"suspicious RCU usage"),
+    ("hung-task", r"INFO: task .* blocked for more than"),
+    ("rcu-stall", r"rcu: INFO: rcu_.* detected stalls"),
+    ("ubsan", r"UBSAN: "),
+    ("gpf", r"general protection fault"),
+    ("bug-at", r"kernel BUG at"),
+    ("bug", r"\bBUG: "),
+    ("oops", r"\bOops\b"),
+    ("warning-cpu", r"WARNING: CPU: \d+ PID: \d+"),
+    ("warning", r"^WARNING: "),
+    ("cut-here", r"------------\[ cut here \]------------"),
+)]
 
 
 def strip_ts(line):
@@ -64,10 +64,12 @@ def read_lines(path):
 
 
 def splats(lines):
+    """(line number, line, pattern name) of each line that is a splat."""
     found = []
     for i, line in enumerate(lines):
-        if any(p.search(line) for p in SPLATS):
-            found.append((i + 1, line.strip()))
+        name = next((n for n, p in SPLATS if p.search(line)), None)
+        if name:
+            found.append((i + 1, line.strip(), name))
     return found
 
 
@@ -178,7 +180,7 @@ def judge(a):
     status = facts.get("qemu_status")
     if status in (124, 137):
         errors.append("guest timed out after %ss (hang)" % facts.get("elapsed"))
-    for n, line in splats(con)[:1]:
+    for n, line, _ in splats(con)[:1]:
         errors.append("kernel splat at console line %d: %s" % (n, line))
     if "SWAPQ-DONE" not in res and status not in (124, 137):
         last = next((l for l in reversed(con) if l.strip()), "(empty console)")
@@ -194,10 +196,10 @@ def judge(a):
         pc = parse_tap(p["lines"], "%s:" % p["name"])
         if not pc:
             pc = [("fail", p["name"], "no TAP result (exit %s)" % p["rc"])]
-        elif p["rc"] not in (0, 4) and not any(c[0] == "fail" for c in pc):
-            pc.append(("fail", p["name"], "exit status %s" % p["rc"]))
         elif p["rc"] is None:
             pc.append(("fail", p["name"], "did not finish"))
+        elif p["rc"] not in (0, 4) and not any(c[0] == "fail" for c in pc):
+            pc.append(("fail", p["name"], "exit status %s" % p["rc"]))
         cases.extend(pc)
 
     npass = sum(1 for c in cases if c[0] == "pass")
@@ -248,8 +250,8 @@ def main():
         for st, name, note in parse_tap(kunit_lines(read_lines(a.file)), ""):
             print("%s %s%s" % (st, name, "  # " + note if note else ""))
         return 0
-    for n, line in splats(read_lines(a.file)):
-        print("%d: %s" % (n, line))
+    for n, line, name in splats(read_lines(a.file)):
+        print("%d: [%s] %s" % (n, name, line))
     return 0
 
 

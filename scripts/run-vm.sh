@@ -48,5 +48,4 @@ el=$(($(date +%s) - t0))
 say "$name: guest ran ${el}s (qemu status $rc)"
 echo "qemu_status=$rc elapsed=$el" >>"$res"
 exec python3 "$TOP/scripts/results.py" judge --name "$name" --console "$con" --results "$res" \
-	--clocksource "$clocksource" \
-	${RESULTS_CSV:+--csv "$RESULTS_CSV"} ${STRICT_SKIP:+--skip-fails}
+	--clocksource "$clocksource" ${STRICT_SKIP:+--skip-fails}

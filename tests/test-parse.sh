@@ -17,6 +17,24 @@ for s in lockdep kasan warning rcu hung; do
 		notok "splat-$s-found" "not detected"
 	fi
 done
+# Each pattern, by name: its sample line is reported under it, so a
+# pattern that is deleted (or shadowed by a more general one) fails here;
+# and every pattern has a sample.
+grep -v '^#' "$TOP/tests/data/splat-lines.txt" | while IFS='|' read -r name line; do
+	printf '%s\n' "$line" >"$T/one.log"
+	got=$($R splats "$T/one.log")
+	case $got in
+	"1: [$name] "*) ok "splat-pattern-$name" ;;
+	*) notok "splat-pattern-$name" "reported as: ${got:-nothing}" ;;
+	esac
+done
+for name in $(cd "$TOP/scripts" && python3 -c 'import results; print(" ".join(n for n, _ in results.SPLATS))'); do
+	if grep -q "^$name|" "$TOP/tests/data/splat-lines.txt"; then
+		ok "splat-sample-$name"
+	else
+		notok "splat-sample-$name" "no sample line in tests/data/splat-lines.txt"
+	fi
+done
 if [ -z "$($R splats "$TOP/tests/data/clean.log")" ]; then
 	ok "splat-clean-log"
 else
@@ -90,3 +108,50 @@ if [ -n "$($R splats "$T/global-oom.log")" ]; then
 else
 	notok splat-global-oom-found "not detected"
 fi
+
+# Each rule for a test program's TAP on the results channel.
+prog_run() {	# prog_run RC LINES...: a run whose one program printed LINES
+	_rc=$1
+	shift
+	{
+		echo 'SWAPQ-FACT cpus=2 clocksource=tsc kernel=7.3.4 mem_kb=3000000'
+		echo 'SWAPQ-BEGIN prog'
+		printf '%s\n' "$@"
+		[ "$_rc" = none ] || echo "SWAPQ-END prog rc=$_rc"
+		echo 'SWAPQ-FACT clocksource_end=tsc'
+		echo 'SWAPQ-DONE'
+		echo 'qemu_status=0 elapsed=30'
+	} >"$T/res3"
+}
+prog_run 0 'TAP version 13' '1..1' 'ok 1 one'
+if $R judge --name p --console "$TOP/tests/data/clean.log" --results "$T/res3" >"$T/j3" 2>&1; then
+	ok judge-program-passes
+else
+	notok judge-program-passes "$(tail -n1 "$T/j3")"
+fi
+prog_run 0 'starting, but no TAP'
+expect_fail judge-no-tap 'FAIL prog +# no TAP result \(exit 0\)' \
+	$R judge --name p --console "$TOP/tests/data/clean.log" --results "$T/res3"
+prog_run 1 'TAP version 13' '1..1' 'ok 1 one'
+expect_fail judge-exit-status 'FAIL prog +# exit status 1' \
+	$R judge --name p --console "$TOP/tests/data/clean.log" --results "$T/res3"
+prog_run none 'TAP version 13' '1..1' 'ok 1 one'
+expect_fail judge-program-unfinished 'FAIL prog +# did not finish' \
+	$R judge --name p --console "$TOP/tests/data/clean.log" --results "$T/res3"
+# A suite that says "not ok" although every case of it passed.
+printf '%s\n' 'KTAP version 1' '1..1' '    KTAP version 1' '    # Subtest: suite' \
+	'    1..1' '    ok 1 case' 'not ok 1 suite' >"$T/con3"
+prog_run 0 'TAP version 13' '1..1' 'ok 1 one'
+expect_fail judge-parent-fail 'FAIL kunit:suite +# failed with no failing case' \
+	$R judge --name p --console "$T/con3" --results "$T/res3"
+# The guest's init never said it was done, though the program finished.
+prog_run 0 'TAP version 13' '1..1' 'ok 1 one'
+sed -i '/SWAPQ-DONE/d' "$T/res3"
+expect_fail judge-guest-unfinished 'guest did not finish its tests' \
+	$R judge --name p --console "$TOP/tests/data/clean.log" --results "$T/res3"
+# A suite that stops short of its plan but still reports its own result.
+printf '%s\n' 'KTAP version 1' '1..1' '    KTAP version 1' '    # Subtest: suite' \
+	'    1..3' '    ok 1 a' '    ok 2 b' 'ok 1 suite' >"$T/con4"
+prog_run 0 'TAP version 13' '1..1' 'ok 1 one'
+expect_fail judge-nested-missing 'FAIL kunit:suite.missing3 +# planned but never reported' \
+	$R judge --name p --console "$T/con4" --results "$T/res3"
