@@ -3,6 +3,9 @@
 
   bench.py collect --kernel K --rep N --results LOG   print CSV rows
   bench.py report --csv CSV [--svg OUT] [--keep MB]   tables, targets, SVG
+  bench.py phases --kernel K --rep N --results LOG --fills F,F...
+                         the time of each part of each traced swapoff (CSV)
+  bench.py phases-report --csv CSV [--keep MB]        the parts, base/patched
 
 The report fails (exit 1) when the recipe did not hold: the entries left
 at the top were not in the swap cache, or the base kernel's swapoff did
@@ -193,6 +196,75 @@ def report(a):
     return 1 if bad else 0
 
 
+GRAPH = re.compile(r"^\s*\d+\)\s+(?:[+!#*@$]\s*)?(?:([\d.]+) us)?\s*\|\s(\s*)(\S.*)$")
+
+
+def swapoff_calls(lines):
+    """The swapoff calls of a function graph trace: for each, its time and
+    the time of each call it made, summed by function, in ms."""
+    calls, cur, top = [], None, None
+    for line in lines:
+        if not line.startswith("SWAPQ-TRACE "):
+            continue
+        m = GRAPH.match(line[len("SWAPQ-TRACE "):])
+        if not m:
+            continue
+        us, indent, text = m.group(1), len(m.group(2)), m.group(3)
+        if cur is None:
+            if "sys_swapoff()" in text and text.endswith("{"):
+                cur, top = {}, indent
+            continue
+        if indent == top and text.startswith("}"):
+            total = float(us or 0) / 1000
+            cur["(in swapoff itself)"] = total - sum(cur.values())
+            cur["(whole swapoff)"] = total
+            calls.append(cur)
+            cur = None
+        elif indent == top + 2 and us is not None:
+            name = re.sub(r"^\} /\* (.*) \*/$", r"\1", text).rstrip("();")
+            cur[name] = cur.get(name, 0.0) + float(us) / 1000
+    return calls
+
+
+def phases(a):
+    """CSV rows kernel,rep,fill_mb,part,ms of one boot's trace."""
+    with open(a.results, encoding="utf-8", errors="replace") as f:
+        calls = swapoff_calls(f)
+    fills = a.fills.split(",")
+    if len(calls) != len(fills):
+        print("%s: %d swapoff calls traced, %d fills" % (a.results, len(calls), len(fills)),
+              file=sys.stderr)
+        return 1
+    w = csv.writer(sys.stdout, lineterminator="\n")
+    for fill, call in list(zip(fills, calls))[1:]:    # the first warms up
+        for part, ms in sorted(call.items()):
+            w.writerow([a.kernel, a.rep, fill, part, "%.3f" % ms])
+    return 0
+
+
+def phases_report(a):
+    rows = load(a.csv)
+    data = {}
+    for r in rows:
+        data.setdefault((r["fill_mb"], r["part"]), {}).setdefault(r["kernel"], []).append(
+            float(r["ms"]))
+    fills = sorted({f for f, _ in data}, key=int)
+    print("swapoff by part, QEMU TCG, function graph tracer (slows every call):")
+    print("ms, median over the boots; parts below 0.1 ms in both kernels left out")
+    for f in fills:
+        parts = [p for (ff, p) in data if ff == f]
+        med = {p: {k: statistics.median(v) for k, v in data[(f, p)].items()} for p in parts}
+        parts.sort(key=lambda p: -max(med[p].values()))
+        print("\nfilled %s%s" % (size(f), " (limit)" if int(f) == a.keep else ""))
+        print("  %-36s %12s %12s" % ("part", "base", "patched"))
+        for p in parts:
+            if max(med[p].values()) < 0.1:
+                continue
+            print("  %-36s %12s %12s" % (p[:36], *("%.2f" % med[p][k] if k in med[p] else "-"
+                                                  for k in ("base", "patched"))))
+    return 0
+
+
 def add_collect(sub):
     """The collect subcommand: --kernel K --rep N --results LOG."""
     c = sub.add_parser("collect")
@@ -208,8 +280,15 @@ def main():
     r.add_argument("--csv", required=True)
     r.add_argument("--svg")
     r.add_argument("--keep", type=int, default=16)
+    ph = sub.add_parser("phases")
+    for opt in ("--kernel", "--rep", "--results", "--fills"):
+        ph.add_argument(opt, required=True)
+    pr = sub.add_parser("phases-report")
+    pr.add_argument("--csv", required=True)
+    pr.add_argument("--keep", type=int, default=16)
     a = ap.parse_args()
-    return collect(a) if a.cmd == "collect" else report(a)
+    return {"collect": collect, "report": report, "phases": phases,
+            "phases-report": phases_report}[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,13 @@
 # REPS interleaved pairs (base, patched; then patched, base; ...).
 # Results go to build/bench/swapoff.csv; a rerun resumes where it stopped
 # (FRESH=1 starts over).  The report: scripts/bench.py.
+#
+# PROFILE=1 breaks each swapoff of the fill levels down into its parts:
+# kernels with the function graph tracer (FLAVOR=profile), which times
+# every call swapoff makes (max depth 3), in the guest; the time of each
+# part, base against patched, goes to build/bench/swapoff-phases.txt
+# (raw: swapoff-phases.csv).  Traced times are slower than untraced ones,
+# so these runs have their own swapoff-profile.csv.
 set -eu
 . "$(dirname "$0")/lib.sh"
 : "${REPS:=5}"
@@ -19,17 +26,20 @@ set -eu
 : "${ORD_DISK_MB:=4096}"
 : "${MEM:=6G}"
 : "${SMP:=2}"
+: "${PROFILE:=}"
 export MEM SMP
 out=$BUILD/bench
-csv=$out/swapoff.csv
+csv=$out/swapoff${PROFILE:+-profile}.csv
+flavor=plain
+[ -n "$PROFILE" ] && flavor=profile
 mkdir -p "$out"
 [ "${FRESH:-}" = 1 ] && rm -f "$csv"
 t_start=$(date +%s)
 
 "$TOP/scripts/deps.sh"
 src=$(lastline "$TOP/scripts/tree.sh" work) || die "no work tree"
-kb=$(VARIANT=base FLAVOR=plain lastline "$TOP/scripts/build-kernel.sh") || die "base kernel build failed"
-kp=$(VARIANT=patched FLAVOR=plain lastline "$TOP/scripts/build-kernel.sh") || die "patched kernel build failed"
+kb=$(VARIANT=base FLAVOR=$flavor lastline "$TOP/scripts/build-kernel.sh") || die "base kernel build failed"
+kp=$(VARIANT=patched FLAVOR=$flavor lastline "$TOP/scripts/build-kernel.sh") || die "patched kernel build failed"
 [ -r "$kb" ] && [ -r "$kp" ] || die "kernel build failed"
 
 # The guest side: the series' own kselftest, driven with bench sizes.
@@ -37,14 +47,31 @@ extra=$out/guest
 mkdir -p "$extra"
 cat >"$extra/swapoff-bench" <<EOS
 #!/bin/sh
+tr=/sys/kernel/tracing
+if [ -n "$PROFILE" ]; then
+	mount -t tracefs nodev \$tr 2>/dev/null
+	echo 0 >\$tr/tracing_on
+	echo '*sys_swapoff' >\$tr/set_graph_function || echo "# PROFILE: no tracer"
+	echo 3 >\$tr/max_graph_depth
+	echo 1 >\$tr/options/funcgraph-tail
+	echo 0 >\$tr/options/funcgraph-irqs
+	echo 65536 >\$tr/buffer_size_kb
+	echo function_graph >\$tr/current_tracer
+	echo 1 >\$tr/tracing_on
+fi
 SWAPOFF_DISK_MB=$DISK_MB SWAPOFF_FILLS_MB=$KEEP_MB,$FILLS_MB SWAPOFF_KEEP_MB=$KEEP_MB \\
 	/tests/swapoff -r swapoff.zram.fill_levels
+if [ -n "$PROFILE" ]; then
+	echo 0 >\$tr/tracing_on
+	sed 's/^/SWAPQ-TRACE /' \$tr/trace
+	echo nop >\$tr/current_tracer
+fi
 SWAPOFF_DISK_MB=$ORD_DISK_MB SWAPOFF_DATA_MB=$ORD_MB \\
 	/tests/swapoff -r swapoff.zram.data_intact
 EOS
 chmod +x "$extra/swapoff-bench"
 
-params="warmup=1 fills=$FILLS_MB keep=$KEEP_MB disk=$DISK_MB ord=$ORD_MB/$ORD_DISK_MB smp=$SMP mem=$MEM"
+params="warmup=1${PROFILE:+ profile} fills=$FILLS_MB keep=$KEEP_MB disk=$DISK_MB ord=$ORD_MB/$ORD_DISK_MB smp=$SMP mem=$MEM"
 if [ -f "$csv" ] && ! grep -qF "# $params" "$csv"; then
 	say "build/bench/swapoff.csv was made with other parameters; starting over"
 	rm -f "$csv"
@@ -54,7 +81,24 @@ fi
 kernels="base patched" k_base=$kb k_patched=$kp
 SRC=$src SELFTESTS=swapoff GUEST_EXTRA=$extra TIMEOUT=${BENCH_TIMEOUT:-2400}
 export SRC SELFTESTS GUEST_EXTRA TIMEOUT
-bench_reps swapoff swapoff-bench bench.py
-python3 "$TOP/scripts/bench.py" report --csv "$csv" --svg "$out/swapoff.svg" \
-	--keep "$KEEP_MB" | tee "$out/swapoff.txt"
+bench_reps swapoff${PROFILE:+-profile} swapoff-bench bench.py
+if [ -n "$PROFILE" ]; then
+	# Each boot's trace, by fill: kernel,rep,fill_mb,part,ms.
+	echo "kernel,rep,fill_mb,part,ms" >"$out/swapoff-phases.csv"
+	for k in $kernels; do
+		r=1
+		while [ "$r" -le "$REPS" ]; do
+			python3 "$TOP/scripts/bench.py" phases --kernel "$k" --rep "$r" \
+				--fills "$KEEP_MB,$FILLS_MB" \
+				--results "$BUILD/logs/bench-swapoff-profile-$k-$r.results.log" \
+				>>"$out/swapoff-phases.csv" || die "no swapoff trace in bench-swapoff-profile-$k-$r"
+			r=$((r + 1))
+		done
+	done
+	python3 "$TOP/scripts/bench.py" phases-report --csv "$out/swapoff-phases.csv" \
+		--keep "$KEEP_MB" | tee "$out/swapoff-phases.txt"
+else
+	python3 "$TOP/scripts/bench.py" report --csv "$csv" --svg "$out/swapoff.svg" \
+		--keep "$KEEP_MB" | tee "$out/swapoff.txt"
+fi
 say "make bench took $(($(date +%s) - t_start)) s; results in $out"

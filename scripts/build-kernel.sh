@@ -1,7 +1,8 @@
 #!/bin/sh
 # build-kernel.sh: build a test kernel; its image path is the last line.
 #   VARIANT=base|patched   which tree (base commit, or the work tree)
-#   FLAVOR=plain|debug|kcsan|lockstat|noswap|kunit (kunit: the suites, no debug options)
+#   FLAVOR=plain|debug|kcsan|lockstat|profile|noswap|kunit (kunit: the suites,
+#   no debug options; profile: plain with the function graph tracer)
 #   ARCH=x86_64|i386|arm64 (arm64 cross-compiles with aarch64-linux-gnu-)
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -25,11 +26,11 @@ esac
 frags="$TOP/config/$ARCH.config"
 case $FLAVOR in
 plain) ;;
-lockstat) frags="$frags $TOP/config/$FLAVOR.config" ;;
+lockstat | profile) frags="$frags $TOP/config/$FLAVOR.config" ;;
 noswap) frags="$frags $TOP/config/noswap.config" ;;
 kunit) frags="$frags $TOP/config/kunit.config $TOP/config/series.config" ;;
 debug | kcsan) frags="$frags $TOP/config/kunit.config $TOP/config/series.config $TOP/config/$FLAVOR.config" ;;
-*) die "FLAVOR must be plain, debug, kcsan, lockstat, noswap or kunit, not '$FLAVOR'" ;;
+*) die "FLAVOR must be plain, debug, kcsan, lockstat, profile, noswap or kunit, not '$FLAVOR'" ;;
 esac
 for f in $frags; do [ -r "$f" ] || die "missing config fragment $f"; done
 

@@ -1,0 +1,29 @@
+#!/bin/sh
+# The benchmark reports on saved data: the ratio interval, and the swapoff
+# profile's parser on a function graph trace (two swapoff calls, the first
+# split across a CPU switch).
+. "$(dirname "$0")/lib.sh"
+cd "$TOP/scripts" || exit 1
+got=$(python3 -c 'import stats; print(stats.fmt_ci(stats.ratio_ci({1: 10, 2: 10, 3: 10, 4: 10}, {1: 20, 2: 20, 3: 20, 4: 20})))')
+if [ "$got" = "2.00 [2.00..2.00]" ]; then ok ratio-ci-exact; else notok ratio-ci-exact "$got"; fi
+got=$(python3 -c 'import stats; print(stats.ratio_ci({1: 10, 2: 11}, {1: 20, 2: 21}))')
+if [ "$got" = None ]; then ok ratio-ci-too-few-pairs; else notok ratio-ci-too-few-pairs "$got"; fi
+got=$(python3 -c 'import stats
+b = {i: 100 + i % 7 for i in range(20)}
+o = {i: 100 + (i * 3) % 11 for i in range(20)}
+r, lo, hi, n = stats.ratio_ci(b, o)
+print("ok" if lo <= r <= hi and lo < 1.05 and hi > 0.95 and n == 20 else (r, lo, hi, n))')
+if [ "$got" = ok ]; then ok ratio-ci-holds-ratio; else notok ratio-ci-holds-ratio "$got"; fi
+got=$(python3 -c 'import bench
+calls = bench.swapoff_calls(open("'"$TOP"'/tests/data/swapoff-graph.log"))
+c = calls[0]
+print(len(calls), "%.3f %.3f %.5f %.3f %.5f" % (c["(whole swapoff)"], c["synchronize_rcu"],
+      c["try_to_unuse"], c["getname"], c["(in swapoff itself)"]))')
+if [ "$got" = "2 40.000 30.000 2.01000 0.001 7.98875" ]; then
+	ok swapoff-graph-parts
+else
+	notok swapoff-graph-parts "$got"
+fi
+expect_fail swapoff-graph-fill-count '2 swapoff calls traced, 3 fills' \
+	python3 bench.py phases --kernel base --rep 1 --fills 16,64,1024 \
+	--results "$TOP/tests/data/swapoff-graph.log"
