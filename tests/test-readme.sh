@@ -1,0 +1,30 @@
+#!/bin/sh
+# README.md lists the series as it is: one line "N subject" per patch of
+# series/, in order, and the same number of patches as the cover letter.
+. "$(dirname "$0")/lib.sh"
+python3 - "$TOP" >"$T/out" 2>&1 <<'EOP'
+import email, glob, os, re, sys
+top = sys.argv[1]
+want = []
+for p in sorted(glob.glob(os.path.join(top, "series", "[0-9][0-9][0-9][0-9]-*.patch"))):
+    if os.path.basename(p).startswith("0000-"):
+        continue
+    with open(p, encoding="utf-8") as f:
+        subj = email.message_from_file(f)["Subject"]
+    want.append(re.sub(r"^\[[^]]*\]\s*", "", re.sub(r"\s*\n\s*", " ", subj)))
+text = open(os.path.join(top, "README.md"), encoding="utf-8").read()
+block = re.search(r"^    series/.*?\n\n", text, re.M | re.S)
+got = [m.group(2) for m in re.finditer(r"^ +(\d+) (\S.*)$", block.group(0) if block else "", re.M)]
+if got != want:
+    for i, (g, w) in enumerate(zip(got + [""] * len(want), want + [""] * len(got))):
+        if g != w:
+            print("patch %d: README has %r, series/ has %r" % (i + 1, g, w))
+            break
+    sys.exit(1)
+print("%d patches" % len(want))
+EOP
+if [ $? -eq 0 ]; then
+	ok readme-lists-the-series
+else
+	notok readme-lists-the-series "$(head -n1 "$T/out")"
+fi
