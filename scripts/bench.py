@@ -126,23 +126,20 @@ def report(a):
     if not rows:
         print("no results in %s" % a.csv)
         return 1
-    data = {"base": {}, "patched": {}}
-    ordinary = {"base": [], "patched": []}
-    byrep = {"base": {}, "patched": {}}  # (fill or "ordinary") -> {rep: ms}
+    byrep = {"base": {}, "patched": {}}  # fill_mb or "ordinary" -> {rep: ms}
     bad = []
     for r in rows:
         k = r["kernel"]
-        if r["kind"] == "fill":
-            data[k].setdefault(r["fill_mb"], []).append(float(r["ms"]))
-            if int(r["swapcache_kb"]) < int(r["keep_mb"]) * 1024 * 9 // 10:
-                bad.append("%s rep %s fill %s: swap cache held %s kB, not the kept %s MiB"
-                           % (k, r["rep"], r["fill_mb"], r["swapcache_kb"], r["keep_mb"]))
-        else:
-            ordinary[k].append(float(r["ms"]))
         row = r["fill_mb"] if r["kind"] == "fill" else "ordinary"
         byrep[k].setdefault(row, {})[r["rep"]] = float(r["ms"])
+        if r["kind"] == "fill" and int(r["swapcache_kb"]) < int(r["keep_mb"]) * 1024 * 9 // 10:
+            bad.append("%s rep %s fill %s: swap cache held %s kB, not the kept %s MiB"
+                       % (k, r["rep"], r["fill_mb"], r["swapcache_kb"], r["keep_mb"]))
         if r["clocksource"] != "tsc":
             bad.append("%s rep %s: clocksource %s" % (k, r["rep"], r["clocksource"]))
+    data = {k: {f: list(v.values()) for f, v in byrep[k].items() if f != "ordinary"}
+            for k in byrep}
+    ordinary = {k: list(byrep[k].get("ordinary", {}).values()) for k in byrep}
     fills = sorted({f for k in data for f in data[k]}, key=int)
     reps = len({(r["kernel"], r["rep"]) for r in rows}) // 2
     cpus = sorted({r["cpus"] for r in rows})

@@ -67,12 +67,11 @@ def report(a):
         print("\n%-8s %-5s" % (field, "devs") +
               "".join(" %-22s" % k for k in kernels) + "".join(" %-19s" % k for k in others))
         for d in devs:
-            v = {k: [float(r[field]) for r in rows if r["kernel"] == k and int(r["devs"]) == d]
-                 for k in kernels}
-            if not all(v.values()):
-                continue
             by_rep = {k: {r["rep"]: float(r[field]) for r in rows
                           if r["kernel"] == k and int(r["devs"]) == d} for k in kernels}
+            v = {k: list(by_rep[k].values()) for k in kernels}
+            if not all(v.values()):
+                continue
             print("%-8s %-5d" % ("", d) + "".join(" %-22s" % fmt(v[k]) for k in kernels) +
                   "".join(" %-19s" % fmt_ci(ratio_ci(by_rep["base"], by_rep[k]))
                           for k in others))
