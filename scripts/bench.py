@@ -6,6 +6,7 @@
   bench.py phases --kernel K --rep N --results LOG --fills F,F...
                          the time of each part of each traced swapoff (CSV)
   bench.py phases-report --csv CSV [--keep MB]        the parts, base/patched
+  bench.py hibernate-report --csv CSV   hibernation image write, base/patched
 
 The report fails (exit 1) when the recipe did not hold: the entries left
 at the top were not in the swap cache, or the base kernel's swapoff did
@@ -262,6 +263,24 @@ def phases_report(a):
     return 0
 
 
+def hibernate_report(a):
+    """The image write of scripts/hibernate.sh: ratio of medians, interval."""
+    t = {"base": {}, "patched": {}}
+    for r in load(a.csv):
+        t[r["kernel"]][r["rep"]] = float(r["write_ms"])
+    print("hibernation image write (uncompressed), QEMU TCG, 2 vCPUs:")
+    for k in ("base", "patched"):
+        v = sorted(t[k].values())
+        print("  %-8s %d boots, median %s ms" % (
+            k, len(v), "%.0f" % statistics.median(v) if v else "-"))
+    ci = ratio_ci(t["base"], t["patched"])
+    if ci is None:
+        print("  patched/base: - (fewer than 3 pairs with a time)")
+    else:
+        print("  patched/base: %.2f %s over %d pairs" % (ci[0], fmt_interval(ci), ci[3]))
+    return 0
+
+
 def add_collect(sub):
     """The collect subcommand: --kernel K --rep N --results LOG."""
     c = sub.add_parser("collect")
@@ -283,9 +302,11 @@ def main():
     pr = sub.add_parser("phases-report")
     pr.add_argument("--csv", required=True)
     pr.add_argument("--keep", type=int, default=16)
+    hr = sub.add_parser("hibernate-report")
+    hr.add_argument("--csv", required=True)
     a = ap.parse_args()
     return {"collect": collect, "report": report, "phases": phases,
-            "phases-report": phases_report}[a.cmd](a)
+            "phases-report": phases_report, "hibernate-report": hibernate_report}[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -59,5 +59,14 @@ cmp -s "$cfg/.config" "$obj/.config" || cp "$cfg/.config" "$obj/.config"
 say "building $ARCH $VARIANT/$FLAVOR ${image##*/} (log: $log)"
 t0=$(date +%s)
 mk -j"$JOBS" "${image##*/}" >>"$log" 2>&1 || { tail -n 20 "$log" >&2; die "kernel build failed (see $log)"; }
+# The modules (zram, brd) go to swapq-modules/lib/modules/<release>, where
+# run-vm.sh finds them for the guest's /lib/modules.
+rm -rf "$obj/swapq-modules"
+if grep -qx CONFIG_MODULES=y "$obj/.config"; then
+	need depmod
+	mk -j"$JOBS" modules >>"$log" 2>&1 || { tail -n 20 "$log" >&2; die "module build failed (see $log)"; }
+	mk INSTALL_MOD_PATH="$obj/swapq-modules" modules_install >>"$log" 2>&1 ||
+		die "modules_install failed (see $log)"
+fi
 say "built in $(($(date +%s) - t0)) s"
 echo "$obj/$image"

@@ -34,6 +34,13 @@ if [ ! -r "$kernel" ]; then
 else
 	result build-debug-kernel 0
 	src=$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null)
+	# The guest's swap drivers are as the selftests' own config has them,
+	# brd at its default size: the tests must load what they use.
+	want=$(grep -E '^CONFIG_(SWAP|ZRAM|BLK_DEV_RAM)=' "$src/tools/testing/selftests/mm/config" 2>/dev/null)
+	lost=$(printf '%s\nCONFIG_BLK_DEV_RAM_SIZE=4096\n' "$want" |
+		grep -vxF -f "${kernel%/arch/*}/.config")
+	[ -n "$want" ] && [ -z "$lost" ]
+	result selftests-config $? "the test kernel lacks $lost (or $src has no selftests config)"
 	SRC=$src STRICT_SKIP=1 "$TOP/scripts/run-vm.sh" "$kernel" "$GUEST_TESTS" check-guest |
 		tee "$BUILD/logs/check-guest.log"
 	count "$BUILD/logs/check-guest.log" guest
@@ -101,6 +108,18 @@ if [ "${CHECK_FULL:-}" = 1 ]; then
 			tee "$BUILD/logs/check-stress.log"
 		count "$BUILD/logs/check-stress.log" stress
 	fi
+
+	say "check-full: every allocation of swapon and swapoff failing in turn (fail-nth)"
+	if [ -r "$kernel" ]; then
+		SELFTESTS= STRICT_SKIP=1 TIMEOUT=${FAULTINJ_TIMEOUT:-1800} \
+			"$TOP/scripts/run-vm.sh" "$kernel" faultinj check-faultinj |
+			tee "$BUILD/logs/check-faultinj.log"
+		count "$BUILD/logs/check-faultinj.log" faultinj
+	fi
+
+	say "check-full: hibernation round trip, base and patched (image write timed)"
+	"$TOP/scripts/hibernate.sh" | tee "$BUILD/logs/check-hibernate.log"
+	count "$BUILD/logs/check-hibernate.log" hibernate
 
 	say "check-full: i386 and arm64 (arm64 boots the KUnit suites and kselftests)"
 	"$TOP/scripts/cross.sh" | tee "$BUILD/logs/check-cross.log"

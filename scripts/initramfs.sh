@@ -1,7 +1,8 @@
 #!/bin/sh
 # initramfs.sh OUT [SRC]: busybox-static, the guest init, our guest
-# programs, and the kselftests named in $SELFTESTS built (static) from the
-# kernel tree SRC's tools/testing/selftests/mm.  ARCH=arm64 builds them
+# programs, the kselftests named in $SELFTESTS built (static) from the
+# kernel tree SRC's tools/testing/selftests/mm, and the kernel's modules
+# from $MODULES/lib/modules if that exists (modules_install's layout).  ARCH=arm64 builds them
 # with aarch64-linux-gnu-gcc and takes Debian's arm64 busybox.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -38,11 +39,17 @@ for f in "$TOP"/guest/tests/*; do
 		for t in WARNING EXCEPTION READ_AFTER_FREE HUNG_TASK; do
 			cp "$f" "$stage/tests/lkdtm-$t"
 		done ;;
+	*.h) ;;
 	*.c) "$cc" -static -O2 -Wall -o "$stage/tests/$(basename "$f" .c)" "$f" ||
 		die "cannot build $f" ;;
 	*) cp "$f" "$stage/tests/" ;;
 	esac
 done
+if [ -n "${MODULES:-}" ] && [ -d "$MODULES/lib/modules" ]; then
+	mkdir -p "$stage/lib"
+	cp -R "$MODULES/lib/modules" "$stage/lib/" || die "cannot copy the modules in $MODULES"
+	find "$stage/lib/modules" \( -name build -o -name source \) -type l -exec rm -f {} +
+fi
 if [ -n "${GUEST_EXTRA:-}" ]; then
 	cp "$GUEST_EXTRA"/* "$stage/tests/" || die "cannot copy $GUEST_EXTRA"
 fi

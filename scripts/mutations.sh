@@ -1,13 +1,17 @@
 #!/bin/sh
-# The KUnit cases can fail: apply each deliberate breakage under
-# tests/mutations/ to the work tree, rebuild the debug kernel (an
+# The KUnit cases and guest tests can fail: apply each deliberate breakage
+# under tests/mutations/ to the work tree, rebuild the debug kernel (an
 # incremental build of the file it touches), boot it, and expect the case
-# named in the patch's "Expect-fail:" line to fail.  The work tree is put
-# back and the kernel rebuilt afterwards.  One result line per breakage.
+# named in the patch's "Expect-fail:" line to fail: kunit:SUITE.CASE, or
+# PROG:CASE for a program of guest/tests or one of the kselftests in
+# $SELFTESTS (booted with that program).  The
+# work tree is put back and the kernel rebuilt afterwards.  One result
+# line per breakage.
 #   mutations.sh --headers [DIR]  only check each patch's header: exactly
-#                                 one "Expect-fail: kunit:SUITE.CASE" line
+#                                 one well-formed "Expect-fail:" line
 set -u
 . "$(dirname "$0")/lib.sh"
+: "${SELFTESTS:=swapoff swap_devices}"
 pass=0 fail=0
 
 # expect_of PATCH: the one case PATCH must make fail; fails (with the
@@ -20,10 +24,15 @@ expect_of() {
 	*"
 "*) echo "more than one Expect-fail: line"; return 1 ;;
 	esac
-	printf '%s\n' "$_w" | grep -Eqx 'kunit:[A-Za-z0-9_]+\.[A-Za-z0-9_.-]+' || {
-		echo "Expect-fail: '$_w' is not kunit:SUITE.CASE"
+	_prog=${_w%%:*}
+	if printf '%s\n' "$_w" | grep -Eqx 'kunit:[A-Za-z0-9_]+\.[A-Za-z0-9_.-]+'; then
+		:
+	elif ! printf '%s\n' "$_w" | grep -Eqx '[a-z0-9_-]+:[A-Za-z0-9_.-]+' ||
+		{ [ ! -e "$TOP/guest/tests/$_prog" ] && [ ! -e "$TOP/guest/tests/$_prog.c" ] &&
+			! echo " $SELFTESTS " | grep -q " $_prog "; }; then
+		echo "Expect-fail: '$_w' is not kunit:SUITE.CASE or PROG:CASE (guest/tests, SELFTESTS)"
 		return 1
-	}
+	fi
 	echo "$_w"
 }
 
@@ -59,7 +68,11 @@ for p in "$TOP"/tests/mutations/*.patch; do
 		result "mutation $n" 1 "build failed"
 		continue
 	fi
-	SELFTESTS= TIMEOUT=300 "$TOP/scripts/run-vm.sh" "$k" sanity "mutant-$n" \
+	# KUnit runs at boot; a guest program case boots that program.
+	prog=${want%%:*} limit=1800 st=
+	[ "$prog" = kunit ] && prog=sanity limit=300
+	[ -f "$work/tools/testing/selftests/mm/$prog.c" ] && st=$prog
+	SRC=$work SELFTESTS=$st TIMEOUT=$limit "$TOP/scripts/run-vm.sh" "$k" "$prog" "mutant-$n" \
 		>"$BUILD/logs/mutant-$n.out" 2>&1
 	# The named case, or one of its parameters, failed.
 	awk -v w="$want" '$1 == "FAIL" && ($2 == w || index($2, w ".") == 1) \

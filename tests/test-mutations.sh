@@ -23,3 +23,7 @@ Expect-fail: kunit:c.d'
 expect_fail mutation-header-two 'more than one' $M "$T/two"
 one loose 'Expect-fail: swap_cluster'
 expect_fail mutation-header-malformed 'is not kunit:SUITE.CASE' $M "$T/loose"
+one guest 'Expect-fail: faultinj:kmemleak_clean'
+if $M "$T/guest" >"$T/out" 2>&1; then ok mutation-header-guest-program; else notok mutation-header-guest-program "$(cat "$T/out")"; fi
+one noprog 'Expect-fail: nosuchprogram:case'
+expect_fail mutation-header-unknown-program 'is not kunit:SUITE.CASE' $M "$T/noprog"

@@ -7,6 +7,7 @@ bench_begin() {
 	bench=$1
 	echo "TAP version 13"
 	echo "1..1"
+	[ -d /sys/class/zram-control ] || modprobe zram num_devices=0 2>/dev/null
 	[ -d /sys/class/zram-control ] || fail "no zram"
 	memcg_setup || fail "no memory cgroup"
 }

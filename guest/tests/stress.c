@@ -7,8 +7,8 @@
  * push parts of them out with MADV_PAGEOUT.  Meanwhile, for STRESS_SECONDS,
  * this process swaps devices off and on again with new priorities and
  * squeezes the cgroup's memory.max down to STRESS_LIMIT_MB and back.  The
- * devices: STRESS_ZRAMS zram devices and /dev/ram1 (brd), STRESS_DEV_MB
- * each; at least two stay on.  At the end every worker checks every page,
+ * devices: STRESS_ZRAMS zram devices and /dev/ram0 (brd, loaded here with
+ * that size), STRESS_DEV_MB each; at least two stay on.  At the end every worker checks every page,
  * the devices must show no swap in use and each must swap off.
  *
  * TAP output, one result per check, the counts as diagnostics.
@@ -30,11 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef MADV_PAGEOUT
-#define MADV_PAGEOUT 21
-#endif
+#include "guest.h"
 
-#define MIB (1024UL * 1024)
 #define MAX_WORKERS 16
 #define MAX_DEVS 9
 
@@ -51,73 +48,6 @@ struct dev {
 	int on;
 	int prio;		/* -1: the kernel's default */
 };
-
-static unsigned long ps;
-static int ntests, nfailed;
-
-static void tap(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void tap(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	nfailed += !ok;
-	printf("%sok %d ", ok ? "" : "not ", ++ntests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-}
-
-static unsigned long env_ulong(const char *name, unsigned long def)
-{
-	const char *val = getenv(name);
-
-	return val && *val ? strtoul(val, NULL, 0) : def;
-}
-
-static int write_file(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = write(fd, val, strlen(val));
-	close(fd);
-	return ret < 0 ? -errno : 0;
-}
-
-static long read_long(const char *path)
-{
-	char buf[64] = "";
-	long val = -1;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		return -1;
-	if (read(fd, buf, sizeof(buf) - 1) > 0)
-		val = strtol(buf, NULL, 10);
-	close(fd);
-	return val;
-}
-
-/* Used kB of @dev in /proc/swaps; -1 if it is not listed. */
-static long swaps_used_kb(const char *dev)
-{
-	char name[256], type[32], line[512];
-	long size, used, prio, ret = -1;
-	FILE *f = fopen("/proc/swaps", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%255s %31s %ld %ld %ld", name, type, &size,
-			   &used, &prio) == 5 && !strcmp(name, dev))
-			ret = used;
-	fclose(f);
-	return ret;
-}
 
 static uint64_t rnd(uint64_t *s)
 {
@@ -213,27 +143,6 @@ static int worker(int id, struct shared *sh, unsigned long mb, const char *procs
 	return 0;
 }
 
-/* A version 1 swap header over the first @mb of @path, as mkswap writes. */
-static int mkswap(const char *path, unsigned long mb)
-{
-	char *page = calloc(1, ps);
-	uint32_t *info = (uint32_t *)(page + 1024);
-	int fd, ret = 0;
-
-	if (!page)
-		return -ENOMEM;
-	info[0] = 1;
-	info[1] = mb * MIB / ps - 1;
-	memcpy(page + ps - 10, "SWAPSPACE2", 10);
-	fd = open(path, O_WRONLY | O_SYNC);
-	if (fd < 0 || pwrite(fd, page, ps, 0) != (ssize_t)ps)
-		ret = -errno;
-	if (fd >= 0)
-		close(fd);
-	free(page);
-	return ret;
-}
-
 static int dev_swapon(struct dev *d, int prio)
 {
 	int flags = prio < 0 ? 0 : SWAP_FLAG_PREFER |
@@ -298,6 +207,7 @@ int main(void)
 	pid_t pids[MAX_WORKERS];
 	double t0, next_report;
 	struct shared *sh;
+	char cmd[96];
 	long used;
 
 	ps = sysconf(_SC_PAGESIZE);
@@ -310,6 +220,13 @@ int main(void)
 	printf("# %lu s, %lu workers x %lu MiB in a memcg squeezed to %lu MiB, %lu zram + brd x %lu MiB\n",
 	       secs, nw, wmb, limit, nz, dmb);
 
+	/* The guest's zram and brd are modules, loaded by their users. */
+	if (access("/sys/class/zram-control", F_OK) &&
+	    system("modprobe zram num_devices=0"))
+		printf("# modprobe zram failed\n");
+	snprintf(cmd, sizeof(cmd), "modprobe brd rd_nr=1 rd_size=%lu", dmb * 1024);
+	if (access("/sys/module/brd", F_OK) && system(cmd))
+		printf("# modprobe brd failed\n");
 	for (i = 0; i < nz; i++) {
 		struct dev *d = &devs[ndev];
 
@@ -328,9 +245,9 @@ int main(void)
 		}
 	}
 	devs[ndev].zram_id = -1;
-	snprintf(devs[ndev].path, sizeof(devs[ndev].path), "/dev/ram1");
+	snprintf(devs[ndev].path, sizeof(devs[ndev].path), "/dev/ram0");
 	if (mkswap(devs[ndev].path, dmb)) {
-		printf("Bail out! cannot write a swap header on /dev/ram1\n");
+		printf("Bail out! cannot write a swap header on /dev/ram0\n");
 		return 1;
 	}
 	ndev++;

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * faultinj: every allocation of swapon and of swapoff fails in turn (make
+ * check-full, on the debug kernel: CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC,
+ * CONFIG_DEBUG_KMEMLEAK).
+ *
+ * /proc/thread-self/fail-nth makes the Nth slab or page allocation of this
+ * task fail; the failslab and fail_page_alloc settings below let it reach
+ * GFP_KERNEL and order-0 allocations too.  For N = 1, 2, ... until a call
+ * no longer reaches its Nth allocation:
+ *  - swapon of a zram device: a swapon that fails must say ENOMEM and leave
+ *    /proc/swaps and SwapTotal as they were; one that succeeds anyway (an
+ *    allocation with a fallback) is swapped off again;
+ *  - swapoff of that device, at the highest priority and holding patterned
+ *    pages: a swapoff that fails must say ENOMEM and leave the device
+ *    listed and taking new swap-outs; one that succeeds is undone.
+ * At the end the pages are intact, the totals are back, and kmemleak finds
+ * nothing allocated under swapon or swapoff.  A second zram device stays
+ * on throughout, so that the device queue is never empty.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/swap.h>
+#include <unistd.h>
+
+#include "guest.h"
+
+#define DEV_MB 64
+#define DATA_PAGES 64
+#define PROBE_PAGES 16
+#define MAX_NTH 20000
+#define DEBUGFS "/sys/kernel/debug"
+
+static int nth_fd;
+
+/* Arm fail-nth for the @n-th allocation from now (0 disarms it). */
+static int nth_arm(unsigned int n)
+{
+	char buf[16];
+	int len = snprintf(buf, sizeof(buf), "%u", n);
+
+	return pwrite(nth_fd, buf, len, 0) == len ? 0 : -errno;
+}
+
+/* Whether the armed failure was injected; disarms what is left. */
+static int nth_fired(void)
+{
+	char buf[16] = "";
+	int fired = pread(nth_fd, buf, sizeof(buf) - 1, 0) > 0 &&
+		    strtoul(buf, NULL, 10) == 0;
+
+	nth_arm(0);
+	return fired;
+}
+
+/* A "Key:  N kB" field of /proc/meminfo, or -1. */
+static long meminfo_kb(const char *key)
+{
+	char line[256];
+	size_t len = strlen(key);
+	long val = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, len) && line[len] == ':')
+			val = strtol(line + len + 1, NULL, 10);
+	fclose(f);
+	return val;
+}
+
+/* /proc/swaps as it reads now, in @buf. */
+static void swaps_text(char *buf, size_t len)
+{
+	int fd = open("/proc/swaps", O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, len - 1);
+
+	buf[n > 0 ? n : 0] = '\0';
+	if (fd >= 0)
+		close(fd);
+}
+
+/* A new zram device of DEV_MB with a swap header, in @path: 0 or -1. */
+static int zram_dev(char *path, size_t len)
+{
+	long id = read_long("/sys/class/zram-control/hot_add");
+	char attr[64];
+
+	if (id < 0)
+		return -1;
+	snprintf(attr, sizeof(attr), "/sys/block/zram%ld/disksize", id);
+	snprintf(path, len, "/dev/zram%ld", id);
+	return write_file(attr, "64M") || mkswap(path, DEV_MB) ? -1 : 0;
+}
+
+static int top_prio(void)
+{
+	return SWAP_FLAG_PREFER | SWAP_FLAG_PRIO_MASK;
+}
+
+static void fill(char *buf, unsigned long nr, uint64_t seed)
+{
+	unsigned long i, j;
+
+	for (i = 0; i < nr; i++)
+		for (j = 0; j < ps / 8; j++)
+			((uint64_t *)(buf + i * ps))[j] =
+				(seed << 40 ^ i << 16 ^ j) * 0x9e3779b97f4a7c15ULL;
+}
+
+static int intact(const char *buf, unsigned long nr, uint64_t seed)
+{
+	unsigned long i, j;
+
+	for (i = 0; i < nr; i++)
+		for (j = 0; j < ps / 8; j++)
+			if (((const uint64_t *)(buf + i * ps))[j] !=
+			    ((seed << 40 ^ i << 16 ^ j) * 0x9e3779b97f4a7c15ULL))
+				return 0;
+	return 1;
+}
+
+/*
+ * Whether @dev takes new swap-outs: PROBE_PAGES fresh pages paged out must
+ * show in its Used column (it has the highest priority).
+ */
+static int takes_swapouts(const char *dev)
+{
+	long before = swaps_used_kb(dev), after;
+	char *p = mmap(NULL, PROBE_PAGES * ps, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return 0;
+	fill(p, PROBE_PAGES, 7);
+	madvise(p, PROBE_PAGES * ps, MADV_PAGEOUT);
+	after = swaps_used_kb(dev);
+	munmap(p, PROBE_PAGES * ps);
+	return before >= 0 && after >= before + (long)(PROBE_PAGES * ps / 1024 / 2);
+}
+
+/* Objects kmemleak reports with swapon or swapoff in their backtrace. */
+static int kmemleak_swap_leaks(void)
+{
+	char line[512], obj[512] = "";
+	int leaks = 0, in_swap = 0;
+	FILE *f;
+
+	/* An object must stay unreferenced for 5 s, over two scans. */
+	sleep(6);
+	write_file(DEBUGFS "/kmemleak", "scan");
+	write_file(DEBUGFS "/kmemleak", "scan");
+	f = fopen(DEBUGFS "/kmemleak", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "unreferenced object", 19)) {
+			snprintf(obj, sizeof(obj), "%s", line);
+			in_swap = 0;
+		} else if (!in_swap && (strstr(line, "swapon") ||
+					strstr(line, "swapoff"))) {
+			in_swap = 1;
+			leaks++;
+			printf("# leak: %s#   %s", obj, line);
+		}
+	}
+	fclose(f);
+	return leaks;
+}
+
+int main(void)
+{
+	static char swaps0[4096], swaps1[4096];
+	unsigned long n, failed = 0, succeeded = 0, bad_errno = 0;
+	unsigned long left_behind = 0, not_usable = 0;
+	char dev[32], other[32];
+	long total0;
+	int done, err, r;
+	char *data;
+
+	ps = sysconf(_SC_PAGESIZE);
+	printf("TAP version 13\n1..6\n");
+	if (access("/sys/class/zram-control", F_OK) &&
+	    system("modprobe zram num_devices=0"))
+		printf("# modprobe zram failed\n");
+	nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	if (nth_fd < 0 ||
+	    write_file(DEBUGFS "/failslab/ignore-gfp-wait", "N") ||
+	    write_file(DEBUGFS "/fail_page_alloc/ignore-gfp-wait", "N") ||
+	    write_file(DEBUGFS "/fail_page_alloc/min-order", "0") ||
+	    write_file(DEBUGFS "/failslab/verbose", "0") ||
+	    write_file(DEBUGFS "/fail_page_alloc/verbose", "0")) {
+		printf("Bail out! no fail-nth, failslab or fail_page_alloc (CONFIG_FAULT_INJECTION_DEBUG_FS)\n");
+		return 1;
+	}
+	if (write_file(DEBUGFS "/kmemleak", "clear")) {
+		printf("Bail out! no kmemleak (CONFIG_DEBUG_KMEMLEAK)\n");
+		return 1;
+	}
+	if (zram_dev(other, sizeof(other)) || swapon(other, 0) ||
+	    zram_dev(dev, sizeof(dev))) {
+		printf("Bail out! cannot set up two zram devices\n");
+		return 1;
+	}
+	swaps_text(swaps0, sizeof(swaps0));
+	total0 = meminfo_kb("SwapTotal");
+
+	/* swapon, its Nth allocation failing. */
+	for (n = 1, done = 0; n <= MAX_NTH && !done; n++) {
+		if (nth_arm(n))
+			break;
+		r = swapon(dev, top_prio());
+		err = errno;
+		if (!nth_fired()) {
+			done = !r;
+			break;
+		}
+		if (!r) {
+			succeeded++;
+			swapoff(dev);
+			continue;
+		}
+		failed++;
+		if (err != ENOMEM && bad_errno++ < 5)
+			printf("# swapon, allocation %lu failing: %s\n", n,
+			       strerror(err));
+		swaps_text(swaps1, sizeof(swaps1));
+		if ((strcmp(swaps0, swaps1) ||
+		     meminfo_kb("SwapTotal") != total0) && left_behind++ < 5)
+			printf("# swapon, allocation %lu failing, left behind:\n%s",
+			       n, swaps1);
+	}
+	printf("# swapon: %lu allocations; %lu failed it, %lu were survived\n",
+	       n - 1, failed, succeeded);
+	tap(failed && !bad_errno && !left_behind,
+	    "swapon_enomem_leaves_nothing # %lu other errno, %lu left behind",
+	    bad_errno, left_behind);
+	tap(done, "swapon_succeeds # once no allocation fails");
+	if (!done) {
+		printf("Bail out! swapon never succeeded\n");
+		return 1;
+	}
+
+	/* swapoff of the device, holding DATA_PAGES, its Nth allocation failing. */
+	data = mmap(NULL, DATA_PAGES * ps, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (data == MAP_FAILED)
+		return 1;
+	fill(data, DATA_PAGES, 1);
+	failed = succeeded = bad_errno = 0;
+	for (n = 1, done = 0; n <= MAX_NTH && !done; n++) {
+		madvise(data, DATA_PAGES * ps, MADV_PAGEOUT);
+		if (nth_arm(n))
+			break;
+		r = swapoff(dev);
+		err = errno;
+		if (!nth_fired()) {
+			done = !r;
+			break;
+		}
+		if (!r) {
+			succeeded++;
+			if (swapon(dev, top_prio()))
+				break;
+			continue;
+		}
+		failed++;
+		if (err != ENOMEM && bad_errno++ < 5)
+			printf("# swapoff, allocation %lu failing: %s\n", n,
+			       strerror(err));
+		if (!takes_swapouts(dev) && not_usable++ < 5)
+			printf("# swapoff, allocation %lu failing: %s takes no swap-outs after it\n",
+			       n, dev);
+	}
+	printf("# swapoff: %lu allocations; %lu failed it, %lu were survived\n",
+	       n - 1, failed, succeeded);
+	tap(failed && !bad_errno && !not_usable,
+	    "swapoff_enomem_keeps_device # %lu other errno, %lu unusable after",
+	    bad_errno, not_usable);
+	tap(done && intact(data, DATA_PAGES, 1),
+	    "swapoff_succeeds # once no allocation fails, pages intact");
+	r = swapoff(other);
+	tap(!r && meminfo_kb("SwapTotal") == 0 && swaps_used_kb(dev) == -1,
+	    "all_swapped_off # SwapTotal back to 0");
+	r = kmemleak_swap_leaks();
+	tap(r == 0, "kmemleak_clean # %d object(s) from swapon or swapoff", r);
+	return nfailed ? 1 : 0;
+}

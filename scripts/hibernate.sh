@@ -1,0 +1,76 @@
+#!/bin/sh
+# hibernate.sh: the hibernation round trip, base and patched kernels side
+# by side (make check-full).  Each round boots a kernel that swaps on a
+# fresh virtio-blk disk image, fills memory with a pattern and hibernates
+# to it (guest/tests/hibernate.c), then boots the same kernel with
+# resume=/dev/vda, which must resume the image and find the pattern
+# intact.  The two boots' logs are joined and judged as one run.  The
+# image write goes through the hibernation slot allocator, page by page:
+# the kernel's "Wrote N kbytes in S seconds" is its time (uncompressed,
+# hibernate=nocompress, so that compression does not hide it).
+#   REPS=3 interleaved pairs; HIBERNATE_MB=256 of pattern; MEM=3G
+# One result line per boot pair, then the image write ratio with its 95%
+# interval (build/logs/hibernate.csv, build/logs/hibernate.txt).
+set -u
+. "$(dirname "$0")/lib.sh"
+: "${REPS:=3}"
+: "${HIBERNATE_MB:=256}"
+: "${DISK_MB:=2048}"
+pass=0 fail=0
+csv=$BUILD/logs/hibernate.csv
+mkdir -p "$BUILD/logs"
+need truncate python3
+
+src=$(lastline "$TOP/scripts/tree.sh" work) || die "no work tree"
+kb=$(VARIANT=base FLAVOR=plain lastline "$TOP/scripts/build-kernel.sh") || die "base kernel build failed"
+kp=$(VARIANT=patched FLAVOR=plain lastline "$TOP/scripts/build-kernel.sh") || die "patched kernel build failed"
+img=$BUILD/hibernate.img
+trap 'rm -f "$img"' EXIT
+echo "kernel,rep,write_ms,kbytes" >"$csv"
+
+# round KERNEL VARIANT REP: one round trip, judged; the image write time
+# goes to the csv.
+round() {
+	name=hibernate-$2-$3
+	rm -f "$img"
+	truncate -s "${DISK_MB}M" "$img" || die "cannot make $img"
+	disk="-drive file=$img,if=virtio,format=raw,cache=unsafe"
+	rm -f "$BUILD/logs/$name-2."*
+	SRC=$src SELFTESTS= NOJUDGE=1 QEMU_EXTRA=$disk TIMEOUT=600 \
+		APPEND="hibernate=nocompress" \
+		"$TOP/scripts/run-vm.sh" "$1" hibernate "$name-1" >/dev/null
+	# A first boot that finished its tests did not hibernate: judge it alone.
+	if ! grep -q SWAPQ-DONE "$BUILD/logs/$name-1.results.log"; then
+		SRC=$src SELFTESTS= NOJUDGE=1 QEMU_EXTRA=$disk TIMEOUT=600 \
+			APPEND="resume=/dev/vda hibernate=nocompress" \
+			"$TOP/scripts/run-vm.sh" "$1" resume-missed "$name-2" >/dev/null
+	fi
+	for f in console results; do
+		cat "$BUILD/logs/$name-1.$f.log" "$BUILD/logs/$name-2.$f.log" 2>/dev/null |
+			grep -v '^qemu_status=' >"$BUILD/logs/$name.$f.log"
+	done
+	# The status of the last boot stands for the pair.
+	grep -h '^qemu_status=' "$BUILD/logs/$name-1.results.log" \
+		"$BUILD/logs/$name-2.results.log" 2>/dev/null | tail -n1 >>"$BUILD/logs/$name.results.log"
+	python3 "$TOP/scripts/results.py" judge --name "$name" --skip-fails \
+		--console "$BUILD/logs/$name.console.log" \
+		--results "$BUILD/logs/$name.results.log" >"$BUILD/logs/$name.out"
+	result "$name" $? "$(grep -h '^FAIL' "$BUILD/logs/$name.out" | head -n1) (see build/logs/$name.*)"
+	awk -v k="$2" -v r="$3" 'match($0, /Wrote [0-9]+ kbytes in [0-9.]+ seconds/) {
+		split(substr($0, RSTART, RLENGTH), w, " "); line = k "," r "," w[4] * 1000 "," w[2]
+	} END { if (line) print line }' "$BUILD/logs/$name-1.console.log" >>"$csv"
+}
+
+r=1
+while [ "$r" -le "$REPS" ]; do
+	say "hibernation round trip, round $r of $REPS"
+	if [ $((r % 2)) = 1 ]; then order="base patched"; else order="patched base"; fi
+	for v in $order; do
+		case $v in base) k=$kb ;; *) k=$kp ;; esac
+		round "$k" "$v" "$r"
+	done
+	r=$((r + 1))
+done
+python3 "$TOP/scripts/bench.py" hibernate-report --csv "$csv" | tee "$BUILD/logs/hibernate.txt"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
