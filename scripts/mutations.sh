@@ -4,9 +4,9 @@
 # incremental build of the file it touches), boot it, and expect the case
 # named in the patch's "Expect-fail:" line to fail: kunit:SUITE.CASE, or
 # PROG:CASE for a program of guest/tests or one of the kselftests in
-# $SELFTESTS (booted with that program).  The
-# work tree is put back and the kernel rebuilt afterwards.  One result
-# line per breakage.
+# $SELFTESTS (booted with that program).  The work tree is put back and
+# the kernel rebuilt afterwards.  One result line per breakage.
+#   MUTATIONS="NAME..."           only these breakages
 #   mutations.sh --headers [DIR]  only check each patch's header: exactly
 #                                 one well-formed "Expect-fail:" line
 set -u
@@ -53,6 +53,8 @@ restore() {
 trap restore EXIT INT TERM
 for p in "$TOP"/tests/mutations/*.patch; do
 	n=$(basename "$p" .patch)
+	# MUTATIONS="a b": only those (names without .patch).
+	case " ${MUTATIONS:-$n} " in *" $n "*) ;; *) continue ;; esac
 	if ! want=$(expect_of "$p"); then
 		result "mutation $n" 1 "$want"
 		continue
