@@ -211,6 +211,11 @@ def swapoff_calls(lines):
         if cur is None:
             if "sys_swapoff()" in text and text.endswith("{"):
                 cur, top = {}, indent
+            elif calls and us is not None and "bdev_release" in text:
+                # The device's release runs once swapoff returns (its
+                # file's last fput is deferred to the return to user).
+                part = "(device release, after swapoff)"
+                calls[-1][part] = calls[-1].get(part, 0.0) + float(us) / 1000
             continue
         if indent == top and text.startswith("}"):
             total = float(us or 0) / 1000

@@ -12,7 +12,8 @@
 #
 # PROFILE=1 breaks each swapoff of the fill levels down into its parts:
 # kernels with the function graph tracer (FLAVOR=profile), which times
-# every call swapoff makes (max depth 3), in the guest; the time of each
+# swapoff and the functions it calls that make up its parts (a fixed
+# list; inlined code counts as swapoff's own), in the guest; the time of each
 # part, base against patched, goes to build/bench/swapoff-phases.txt
 # (raw: swapoff-phases.csv).  Traced times are slower than untraced ones,
 # so these runs have their own swapoff-profile.csv.
@@ -52,6 +53,20 @@ if [ -n "$PROFILE" ]; then
 	mount -t tracefs nodev \$tr 2>/dev/null
 	echo 0 >\$tr/tracing_on
 	echo '*sys_swapoff' >\$tr/set_graph_function || echo "# PROFILE: no tracer"
+	echo bdev_release >>\$tr/set_graph_function 2>/dev/null
+	# Hook only swapoff and the functions it is made of: a hook on every
+	# function (the default) slows the parts by how many calls they make.
+	# Names a kernel lacks are refused and skipped.
+	for f in '*sys_swapoff' try_to_unuse find_next_to_unuse wait_for_allocation \
+		shmem_unuse unuse_mm unuse_pte_range swap_cache_get_folio folio_free_swap \
+		synchronize_rcu wait_for_completion flush_work percpu_ref_kill_and_confirm \
+		free_swap_cluster_info free_swap_cluster_hints swap_cluster_free_table \
+		zswap_swapoff swap_cgroup_swapoff exit_swap_address_space \
+		destroy_swap_extents file_open_name filp_close kvfree vfree free_percpu \
+		swap_queue_publish reinsert_swap_info del_from_avail_list bdev_release \\
+		zram_release zram_reset_device; do
+		echo "\$f" >>\$tr/set_ftrace_filter 2>/dev/null
+	done
 	echo 3 >\$tr/max_graph_depth
 	echo 1 >\$tr/options/funcgraph-tail
 	echo 0 >\$tr/options/funcgraph-irqs

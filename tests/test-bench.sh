@@ -24,6 +24,27 @@ if [ "$got" = "2 40.000 30.000 2.01000 0.001 7.98875" ]; then
 else
 	notok swapoff-graph-parts "$got"
 fi
+# The device's release comes after swapoff returns: added to that call.
+got=$(cd "$TOP/scripts" && python3 -c '
+import bench
+calls = bench.swapoff_calls(open("'"$TOP"'/tests/data/swapoff-graph.log"))
+print("%.3f %s" % (calls[0]["(device release, after swapoff)"],
+      "(device release, after swapoff)" in calls[1]))')
+if [ "$got" = "0.025 False" ]; then
+	ok swapoff-graph-release
+else
+	notok swapoff-graph-release "$got"
+fi
 expect_fail swapoff-graph-fill-count '2 swapoff calls traced, 3 fills' \
 	python3 bench.py phases --kernel base --rep 1 --fills 16,64,1024 \
 	--results "$TOP/tests/data/swapoff-graph.log"
+# The mTHP collector: one row per scenario line, with the guest's facts.
+printf '%s\n' 'SWAPQ-FACT cpus=2 clocksource=tsc' \
+	'# mthp one_device: faulted=2048 swpout=2040 swpout_fallback=8' \
+	'ok 1 one_device # 0 pages wrong' >"$T/mthp.log"
+got=$(python3 bench_mthp.py collect --kernel base --rep 2 --results "$T/mthp.log")
+if [ "$got" = "base,2,one_device,2048,2040,8,2,tsc" ]; then
+	ok mthp-collect
+else
+	notok mthp-collect "$got"
+fi
