@@ -12,7 +12,7 @@ ARCH ?= x86_64
 export BUILD VARIANT FLAVOR KERNEL_SRC KERNEL_REF SWAPQ_CACHE SELFTESTS ARCH
 
 .PHONY: help deps base worktree export kernel boot check check-full bench bench-swapoff \
-	bench-alloc bench-lockstat mbox clean
+	bench-alloc bench-lockstat bench-mthp mbox clean
 
 help:
 	@echo "Swap series workshop: the series in series/, the harness around it."
@@ -26,7 +26,8 @@ help:
 	@echo "                     (faultinj), hibernation round trip base/patched"
 	@echo "  make bench         base and patched kernels side by side; tables + CSV:"
 	@echo "                     bench-swapoff, bench-alloc (with a prefix of the"
-	@echo "                     series, STEPS=9), bench-lockstat;"
+	@echo "                     series, STEPS=9), bench-lockstat, bench-mthp"
+	@echo "                     (64 KiB mTHP swpout / swpout_fallback);"
 	@echo "                     make bench-swapoff PROFILE=1: swapoff's parts traced"
 	@echo "  make worktree      work tree = base + prereqs/* + series/*  ($(BUILD)/work)"
 	@echo "  make export        work tree commits -> series/ (cover text kept)"
@@ -74,7 +75,7 @@ check:
 check-full:
 	@CHECK_FULL=1 scripts/check.sh
 
-bench: bench-swapoff bench-alloc bench-lockstat
+bench: bench-swapoff bench-alloc bench-lockstat bench-mthp
 
 bench-swapoff:
 	@scripts/bench.sh
@@ -84,6 +85,9 @@ bench-alloc:
 
 bench-lockstat:
 	@scripts/bench-lockstat.sh
+
+bench-mthp:
+	@scripts/bench-mthp.sh
 
 mbox:
 	@scripts/mbox.sh

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mthp: how 64 KiB mTHP folios go out to swap (scripts/bench-mthp.sh).
+ *
+ * With 64 KiB anonymous mTHP on ("always"; PMD-sized THP off), MTHP_MB of
+ * patterned memory is paged out with MADV_PAGEOUT and read back, over:
+ *  - one zram device;
+ *  - four zram devices of one priority;
+ *  - a device whose free slots are scattered (filled with order-0 pages,
+ *    then every 16th page freed: no 64 KiB run is left) beside an empty
+ *    device of the same priority.
+ * For each, the deltas of the hugepages-64kB stats swpout (folios written
+ * whole) and swpout_fallback (split first) go to "# mthp" lines; the
+ * verdict is that every page comes back intact.  The settings are put
+ * back at the end.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/swap.h>
+
+#include "guest.h"
+
+#define THP "/sys/kernel/mm/transparent_hugepage"
+#define MTHP THP "/hugepages-64kB"
+
+static char old_top[64], old_64k[64];
+
+/* The word in [brackets] of a THP "enabled" file, in @buf. */
+static void thp_mode(const char *path, char *buf, size_t len)
+{
+	char line[256] = "", *a, *b;
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(line, sizeof(line), f) && (a = strchr(line, '[')) &&
+	    (b = strchr(a, ']'))) {
+		*b = '\0';
+		snprintf(buf, len, "%s", a + 1);
+	}
+	fclose(f);
+}
+
+static long stat64k(const char *name)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), MTHP "/stats/%s", name);
+	return read_long(path);
+}
+
+static uint64_t word(unsigned long i, unsigned long j, uint64_t seed)
+{
+	return (seed << 48 ^ i << 16 ^ j) * 0x9e3779b97f4a7c15ULL;
+}
+
+static void fill(char *buf, unsigned long nr, uint64_t seed)
+{
+	unsigned long i, j;
+
+	for (i = 0; i < nr; i++)
+		for (j = 0; j < ps / 8; j++)
+			((uint64_t *)(buf + i * ps))[j] = word(i, j, seed);
+}
+
+static unsigned long bad_pages(const char *buf, unsigned long nr,
+			       uint64_t seed)
+{
+	unsigned long i, j, bad = 0;
+
+	for (i = 0; i < nr; i++)
+		for (j = 0; j < ps / 8; j++)
+			if (((const uint64_t *)(buf + i * ps))[j] !=
+			    word(i, j, seed)) {
+				bad++;
+				break;
+			}
+	return bad;
+}
+
+/* A zram device of @mb MiB swapped on at priority 5; its id, or -1. */
+static int zram_on(unsigned long mb)
+{
+	long id = read_long("/sys/class/zram-control/hot_add");
+	char path[64], val[32];
+
+	if (id < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/sys/block/zram%ld/disksize", id);
+	snprintf(val, sizeof(val), "%luM", mb);
+	if (write_file(path, val))
+		return -1;
+	snprintf(path, sizeof(path), "/dev/zram%ld", id);
+	if (mkswap(path, mb) ||
+	    swapon(path, SWAP_FLAG_PREFER | (5 << SWAP_FLAG_PRIO_SHIFT)))
+		return -1;
+	return id;
+}
+
+static void zram_off(int id)
+{
+	char path[64], val[16];
+
+	snprintf(path, sizeof(path), "/dev/zram%d", id);
+	swapoff(path);
+	snprintf(path, sizeof(path), "/sys/block/zram%d/reset", id);
+	write_file(path, "1");
+	snprintf(val, sizeof(val), "%d", id);
+	write_file("/sys/class/zram-control/hot_remove", val);
+}
+
+/* Page out and back @mb of 64 KiB folios; report the stats' deltas. */
+static int run(const char *what, unsigned long mb, uint64_t seed)
+{
+	unsigned long nr = mb * MIB / ps;
+	long out0 = stat64k("swpout"), fb0 = stat64k("swpout_fallback");
+	long alloc0 = stat64k("anon_fault_alloc");
+	char *buf = mmap(NULL, mb * MIB, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned long bad;
+
+	if (buf == MAP_FAILED)
+		return -1;
+	fill(buf, nr, seed);
+	madvise(buf, mb * MIB, MADV_PAGEOUT);
+	printf("# mthp %s: faulted=%ld swpout=%ld swpout_fallback=%ld\n", what,
+	       stat64k("anon_fault_alloc") - alloc0, stat64k("swpout") - out0,
+	       stat64k("swpout_fallback") - fb0);
+	bad = bad_pages(buf, nr, seed);
+	munmap(buf, mb * MIB);
+	tap(!bad, "%s # %lu pages wrong", what, bad);
+	return 0;
+}
+
+int main(void)
+{
+	unsigned long mb = env_ulong("MTHP_MB", 128), nr, i;
+	int ids[4], i4, x, y;
+	char *pre;
+
+	ps = sysconf(_SC_PAGESIZE);
+	printf("TAP version 13\n1..3\n");
+	if (access("/sys/class/zram-control", F_OK) &&
+	    system("modprobe zram num_devices=0"))
+		printf("# modprobe zram failed\n");
+	thp_mode(THP "/enabled", old_top, sizeof(old_top));
+	thp_mode(MTHP "/enabled", old_64k, sizeof(old_64k));
+	if (!old_64k[0] || write_file(THP "/enabled", "never") ||
+	    write_file(MTHP "/enabled", "always")) {
+		printf("Bail out! no 64 KiB mTHP (CONFIG_TRANSPARENT_HUGEPAGE)\n");
+		return 1;
+	}
+
+	x = zram_on(2 * mb);
+	if (x < 0) {
+		printf("Bail out! no zram swap\n");
+		return 1;
+	}
+	run("one_device", mb, 1);
+	zram_off(x);
+
+	for (i4 = 0; i4 < 4; i4++)
+		ids[i4] = zram_on(mb);
+	run("four_devices", mb, 2);
+	for (i4 = 0; i4 < 4; i4++)
+		if (ids[i4] >= 0)
+			zram_off(ids[i4]);
+
+	/* X: full of order-0 pages, then every 16th one freed. */
+	x = zram_on(mb / 2);
+	nr = (mb / 2) * MIB / ps - 64;
+	pre = mmap(NULL, nr * ps, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (x < 0 || pre == MAP_FAILED ||
+	    madvise(pre, nr * ps, MADV_NOHUGEPAGE)) {
+		printf("Bail out! cannot set up the scattered device\n");
+		return 1;
+	}
+	fill(pre, nr, 3);
+	madvise(pre, nr * ps, MADV_PAGEOUT);
+	for (i = 0; i < nr; i += 16)
+		madvise(pre + i * ps, ps, MADV_DONTNEED);
+	y = zram_on(2 * mb);
+	run("scattered_beside_empty", mb / 4, 4);
+	munmap(pre, nr * ps);
+	zram_off(y);
+	zram_off(x);
+
+	write_file(MTHP "/enabled", old_64k);
+	write_file(THP "/enabled", old_top);
+	return nfailed ? 1 : 0;
+}

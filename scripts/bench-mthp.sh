@@ -1,0 +1,24 @@
+#!/bin/sh
+# make bench-mthp: how 64 KiB mTHP folios go out to swap, base and patched
+# kernels side by side (guest/tests/mthp.c: one device, four of one
+# priority, a device with scattered free slots beside an empty one).
+# REPS interleaved boots per kernel; build/bench/mthp.csv (a rerun
+# resumes; FRESH=1 starts over) and the table in build/bench/mthp.txt.
+set -eu
+. "$(dirname "$0")/lib.sh"
+: "${REPS:=3}"
+: "${MEM:=3G}" "${SMP:=2}"
+export MEM SMP
+out=$BUILD/bench
+csv=$out/mthp.csv
+mkdir -p "$out"
+[ "${FRESH:-}" = 1 ] && rm -f "$csv"
+"$TOP/scripts/deps.sh"
+kb=$(VARIANT=base FLAVOR=plain lastline "$TOP/scripts/build-kernel.sh") || die "base kernel build failed"
+kp=$(VARIANT=patched FLAVOR=plain lastline "$TOP/scripts/build-kernel.sh") || die "patched kernel build failed"
+[ -f "$csv" ] || echo "kernel,rep,scenario,faulted,swpout,swpout_fallback,cpus,clocksource" >"$csv"
+kernels="base patched" k_base=$kb k_patched=$kp
+SELFTESTS= TIMEOUT=${BENCH_TIMEOUT:-900}
+export SELFTESTS TIMEOUT
+bench_reps mthp mthp bench_mthp.py
+python3 "$TOP/scripts/bench_mthp.py" report --csv "$csv" | tee "$out/mthp.txt"
