@@ -6,7 +6,8 @@
  *
  * /proc/thread-self/fail-nth makes the Nth slab or page allocation of this
  * task fail; the failslab and fail_page_alloc settings below let it reach
- * GFP_KERNEL and order-0 allocations too.  For N = 1, 2, ... until a call
+ * GFP_KERNEL, order-0 and __GFP_HIGHMEM (user page) allocations too, so
+ * that swapoff's swap-ins fail as well.  For N = 1, 2, ... until a call
  * no longer reaches its Nth allocation:
  *  - swapon of a zram device: a swapon that fails must say ENOMEM and leave
  *    /proc/swaps and SwapTotal as they were; one that succeeds anyway (an
@@ -195,6 +196,7 @@ int main(void)
 	    write_file(DEBUGFS "/failslab/ignore-gfp-wait", "N") ||
 	    write_file(DEBUGFS "/fail_page_alloc/ignore-gfp-wait", "N") ||
 	    write_file(DEBUGFS "/fail_page_alloc/min-order", "0") ||
+	    write_file(DEBUGFS "/fail_page_alloc/ignore-gfp-highmem", "N") ||
 	    write_file(DEBUGFS "/failslab/verbose", "0") ||
 	    write_file(DEBUGFS "/fail_page_alloc/verbose", "0")) {
 		printf("Bail out! no fail-nth, failslab or fail_page_alloc (CONFIG_FAULT_INJECTION_DEBUG_FS)\n");
