@@ -9,8 +9,8 @@ The report gives, per device count, medians [min..max] over the reps of
 base and patched and the patched/base ratio of the medians with its
 bootstrap 95% interval over the interleaved pairs (scripts/stats.py), and the
 spread of usage over the devices at the peak (most/least used).  It fails
-(exit 1) when a run did not use swap at all or did not have 2 CPUs and the
-tsc clocksource.
+(exit 1) when a run did not use swap at all or did not have the vCPUs the
+guest was given (--cpus, SMP) and the architecture's clocksource.
 """
 import argparse
 import csv
@@ -53,7 +53,7 @@ def report(a):
         rows = list(csv.DictReader(l for l in f if not l.startswith("#")))
     bad = []
     for r in rows:
-        if r["cpus"] != "2" or r["clocksource"] != "tsc":
+        if r["cpus"] != str(a.cpus) or r["clocksource"] != a.clocksource:
             bad.append("%s rep %s: cpus %s clocksource %s" % (r["kernel"], r["rep"], r["cpus"],
                                                               r["clocksource"]))
         if not r["peak_kb"] or sum(int(x) for x in r["peak_kb"].split("/")) == 0:
@@ -134,6 +134,8 @@ def main():
     add_collect(sub)
     r = sub.add_parser("report")
     r.add_argument("--csv", required=True)
+    r.add_argument("--cpus", type=int, default=2)
+    r.add_argument("--clocksource", default="tsc")
     s = sub.add_parser("lockstat")
     s.add_argument("--base", required=True)
     s.add_argument("--patched", required=True)
