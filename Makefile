@@ -47,6 +47,16 @@ help:
 	@echo "  SWAPQ_CACHE=$${SWAPQ_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/swapq}"
 	@echo "  KERNEL_SRC=$(KERNEL_SRC)  KERNEL_REF=$(KERNEL_REF)  (empty: Debian 7.3.4)"
 	@echo "  VARIANT=$(VARIANT) FLAVOR=$(FLAVOR) ARCH=$(ARCH)"
+	@echo
+	@echo "Parameters (environment or make VAR=...), defaults in ():"
+	@echo "  guest      SMP (2) MEM (3G; bench-swapoff 6G) TIMEOUT (900 s)"
+	@echo "             TESTS (boot) SELFTESTS (swapoff swap_devices) JOBS (nproc)"
+	@echo "  check      GUEST_TESTS CHECK_FULL=1 HARNESS_TESTS (tests/run.sh)"
+	@echo "             PREFIXES (all) MUTATIONS (all) STRESS_TIMEOUT FAULTINJ_TIMEOUT"
+	@echo "  benchmarks REPS FRESH=1 BENCH_TIMEOUT; bench-swapoff: FILLS_MB KEEP_MB"
+	@echo "             DISK_MB ORD_MB ORD_DISK_MB PROFILE=1; bench-alloc and"
+	@echo "             bench-lockstat: DEVS STEPS DISK_MB LIMIT_MB WORKERS WORKER_MB"
+	@echo "             NDEVS; hibernate.sh: HIBERNATE_MB DISK_MB"
 
 deps:
 	@scripts/deps.sh
