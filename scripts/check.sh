@@ -101,21 +101,20 @@ if [ "${CHECK_FULL:-}" = 1 ]; then
 	"$TOP/scripts/prefix-boot.sh" | tee "$BUILD/logs/check-prefix-boot.log"
 	count "$BUILD/logs/check-prefix-boot.log" prefix-boot
 
+	# debug_guest PROGRAM TIMEOUT: one of our guest programs on the debug
+	# kernel, as build/logs/check-PROGRAM.*.
+	debug_guest() {
+		[ -r "$kernel" ] || return 0
+		SELFTESTS= STRICT_SKIP=1 TIMEOUT=$2 \
+			"$TOP/scripts/run-vm.sh" "$kernel" "$1" "check-$1" |
+			tee "$BUILD/logs/check-$1.log"
+		count "$BUILD/logs/check-$1.log" "$1"
+	}
 	say "check-full: a bounded stress run on the debug kernel"
-	if [ -r "$kernel" ]; then
-		SELFTESTS= STRICT_SKIP=1 TIMEOUT=${STRESS_TIMEOUT:-1200} \
-			"$TOP/scripts/run-vm.sh" "$kernel" stress check-stress |
-			tee "$BUILD/logs/check-stress.log"
-		count "$BUILD/logs/check-stress.log" stress
-	fi
+	debug_guest stress "${STRESS_TIMEOUT:-1200}"
 
 	say "check-full: every allocation of swapon and swapoff failing in turn (fail-nth)"
-	if [ -r "$kernel" ]; then
-		SELFTESTS= STRICT_SKIP=1 TIMEOUT=${FAULTINJ_TIMEOUT:-1800} \
-			"$TOP/scripts/run-vm.sh" "$kernel" faultinj check-faultinj |
-			tee "$BUILD/logs/check-faultinj.log"
-		count "$BUILD/logs/check-faultinj.log" faultinj
-	fi
+	debug_guest faultinj "${FAULTINJ_TIMEOUT:-1800}"
 
 	say "check-full: hibernation round trip, base and patched (image write timed)"
 	"$TOP/scripts/hibernate.sh" | tee "$BUILD/logs/check-hibernate.log"

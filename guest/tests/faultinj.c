@@ -176,18 +176,99 @@ static int kmemleak_swap_leaks(void)
 	return leaks;
 }
 
+/* The device under test, the other one, and the state swapon must keep. */
+static char dev[32], other[32];
+static char swaps0[4096];
+static long total0;
+static char *data;
+
+static int do_swapon(void)
+{
+	return swapon(dev, top_prio());
+}
+
+static int do_swapoff(void)
+{
+	return swapoff(dev);
+}
+
+/* After a failed swapon: /proc/swaps and SwapTotal as they were. */
+static int nothing_left(void)
+{
+	static char now[4096];
+
+	swaps_text(now, sizeof(now));
+	if (!strcmp(swaps0, now) && meminfo_kb("SwapTotal") == total0)
+		return 1;
+	printf("# left behind:\n%s", now);
+	return 0;
+}
+
+/* After a failed swapoff: the device is still in use. */
+static int still_used(void)
+{
+	return takes_swapouts(dev);
+}
+
+/* Before each swapoff: the data out on the device again. */
+static void data_out(void)
+{
+	madvise(data, DATA_PAGES * ps, MADV_PAGEOUT);
+}
+
+/*
+ * Call @op with its Nth allocation failing, for N = 1, 2, ... until it
+ * no longer reaches N: @prepare (if any) runs before each call, @undo
+ * after a call that succeeded anyway, @check after each that failed.
+ * Two TAP results: @name_fail (each failure ENOMEM and @check true) and
+ * @name_ok (it succeeds once nothing fails).  Returns whether it did.
+ */
+static int each_failing(const char *what, int (*op)(void), int (*undo)(void),
+			void (*prepare)(void), int (*check)(void),
+			const char *name_fail, const char *name_ok)
+{
+	unsigned long n, failed = 0, absorbed = 0, bad_errno = 0, bad = 0;
+	int done = 0, err, r;
+
+	for (n = 1; n <= MAX_NTH; n++) {
+		if (prepare)
+			prepare();
+		if (nth_arm(n))
+			break;
+		r = op();
+		err = errno;
+		if (!nth_fired()) {
+			done = !r;
+			break;
+		}
+		if (!r) {
+			absorbed++;
+			if (undo())
+				break;
+			continue;
+		}
+		failed++;
+		if (err != ENOMEM && bad_errno++ < 5)
+			printf("# %s, allocation %lu failing: %s\n", what, n,
+			       strerror(err));
+		if (!check() && bad++ < 5)
+			printf("# %s, allocation %lu failing: not as before\n",
+			       what, n);
+	}
+	printf("# %s: %lu allocations; %lu failed it, %lu were absorbed\n",
+	       what, n - 1, failed, absorbed);
+	tap(failed && !bad_errno && !bad, "%s # %lu other errno, %lu bad state",
+	    name_fail, bad_errno, bad);
+	tap(done, "%s # once no allocation fails", name_ok);
+	return done;
+}
+
 int main(void)
 {
-	static char swaps0[4096], swaps1[4096];
-	unsigned long n, failed = 0, succeeded = 0, bad_errno = 0;
-	unsigned long left_behind = 0, not_usable = 0;
-	char dev[32], other[32];
-	long total0;
-	int done, err, r;
-	char *data;
+	int r;
 
 	ps = sysconf(_SC_PAGESIZE);
-	printf("TAP version 13\n1..6\n");
+	printf("TAP version 13\n1..7\n");
 	if (access("/sys/class/zram-control", F_OK) &&
 	    system("modprobe zram num_devices=0"))
 		printf("# modprobe zram failed\n");
@@ -206,88 +287,26 @@ int main(void)
 		printf("Bail out! no kmemleak (CONFIG_DEBUG_KMEMLEAK)\n");
 		return 1;
 	}
-	if (zram_dev(other, sizeof(other)) || swapon(other, 0) ||
-	    zram_dev(dev, sizeof(dev))) {
+	data = mmap(NULL, DATA_PAGES * ps, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (data == MAP_FAILED || zram_dev(other, sizeof(other)) ||
+	    swapon(other, 0) || zram_dev(dev, sizeof(dev))) {
 		printf("Bail out! cannot set up two zram devices\n");
 		return 1;
 	}
 	swaps_text(swaps0, sizeof(swaps0));
 	total0 = meminfo_kb("SwapTotal");
 
-	/* swapon, its Nth allocation failing. */
-	for (n = 1, done = 0; n <= MAX_NTH && !done; n++) {
-		if (nth_arm(n))
-			break;
-		r = swapon(dev, top_prio());
-		err = errno;
-		if (!nth_fired()) {
-			done = !r;
-			break;
-		}
-		if (!r) {
-			succeeded++;
-			swapoff(dev);
-			continue;
-		}
-		failed++;
-		if (err != ENOMEM && bad_errno++ < 5)
-			printf("# swapon, allocation %lu failing: %s\n", n,
-			       strerror(err));
-		swaps_text(swaps1, sizeof(swaps1));
-		if ((strcmp(swaps0, swaps1) ||
-		     meminfo_kb("SwapTotal") != total0) && left_behind++ < 5)
-			printf("# swapon, allocation %lu failing, left behind:\n%s",
-			       n, swaps1);
-	}
-	printf("# swapon: %lu allocations; %lu failed it, %lu were survived\n",
-	       n - 1, failed, succeeded);
-	tap(failed && !bad_errno && !left_behind,
-	    "swapon_enomem_leaves_nothing # %lu other errno, %lu left behind",
-	    bad_errno, left_behind);
-	tap(done, "swapon_succeeds # once no allocation fails");
-	if (!done) {
+	if (!each_failing("swapon", do_swapon, do_swapoff, NULL, nothing_left,
+			  "swapon_enomem_leaves_nothing", "swapon_succeeds")) {
 		printf("Bail out! swapon never succeeded\n");
 		return 1;
 	}
-
-	/* swapoff of the device, holding DATA_PAGES, its Nth allocation failing. */
-	data = mmap(NULL, DATA_PAGES * ps, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (data == MAP_FAILED)
-		return 1;
+	/* swapoff of the device, holding DATA_PAGES of pattern. */
 	fill(data, DATA_PAGES, 1);
-	failed = succeeded = bad_errno = 0;
-	for (n = 1, done = 0; n <= MAX_NTH && !done; n++) {
-		madvise(data, DATA_PAGES * ps, MADV_PAGEOUT);
-		if (nth_arm(n))
-			break;
-		r = swapoff(dev);
-		err = errno;
-		if (!nth_fired()) {
-			done = !r;
-			break;
-		}
-		if (!r) {
-			succeeded++;
-			if (swapon(dev, top_prio()))
-				break;
-			continue;
-		}
-		failed++;
-		if (err != ENOMEM && bad_errno++ < 5)
-			printf("# swapoff, allocation %lu failing: %s\n", n,
-			       strerror(err));
-		if (!takes_swapouts(dev) && not_usable++ < 5)
-			printf("# swapoff, allocation %lu failing: %s takes no swap-outs after it\n",
-			       n, dev);
-	}
-	printf("# swapoff: %lu allocations; %lu failed it, %lu were survived\n",
-	       n - 1, failed, succeeded);
-	tap(failed && !bad_errno && !not_usable,
-	    "swapoff_enomem_keeps_device # %lu other errno, %lu unusable after",
-	    bad_errno, not_usable);
-	tap(done && intact(data, DATA_PAGES, 1),
-	    "swapoff_succeeds # once no allocation fails, pages intact");
+	each_failing("swapoff", do_swapoff, do_swapon, data_out, still_used,
+		     "swapoff_enomem_keeps_device", "swapoff_succeeds");
+	tap(intact(data, DATA_PAGES, 1), "data_intact # after every swapoff");
 	r = swapoff(other);
 	tap(!r && meminfo_kb("SwapTotal") == 0 && swaps_used_kb(dev) == -1,
 	    "all_swapped_off # SwapTotal back to 0");
