@@ -41,12 +41,16 @@ else
 		grep -vxF -f "${kernel%/arch/*}/.config")
 	[ -n "$want" ] && [ -z "$lost" ]
 	result selftests-config $? "the test kernel lacks $lost (or $src has no selftests config)"
-	SRC=$src STRICT_SKIP=1 "$TOP/scripts/run-vm.sh" "$kernel" "$GUEST_TESTS" check-guest |
+	# About 650 s here (the kselftests' own timeouts are larger): room
+	# for a slower host.
+	SRC=$src STRICT_SKIP=1 TIMEOUT=${GUEST_TIMEOUT:-1500} \
+		"$TOP/scripts/run-vm.sh" "$kernel" "$GUEST_TESTS" check-guest |
 		tee "$BUILD/logs/check-guest.log"
 	count "$BUILD/logs/check-guest.log" guest
 
 	say "device selection with 4 vCPUs on 2 host cores (function, not timing)"
-	SRC=$src SMP=4 STRICT_SKIP=1 "$TOP/scripts/run-vm.sh" "$kernel" swap_devices check-guest-4cpu |
+	SRC=$src SMP=4 STRICT_SKIP=1 TIMEOUT=${GUEST_TIMEOUT:-1500} \
+		"$TOP/scripts/run-vm.sh" "$kernel" swap_devices check-guest-4cpu |
 		tee "$BUILD/logs/check-guest-4cpu.log"
 	count "$BUILD/logs/check-guest-4cpu.log" guest-4cpu
 
