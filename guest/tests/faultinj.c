@@ -88,44 +88,9 @@ static void swaps_text(char *buf, size_t len)
 		close(fd);
 }
 
-/* A new zram device of DEV_MB with a swap header, in @path: 0 or -1. */
-static int zram_dev(char *path, size_t len)
-{
-	long id = read_long("/sys/class/zram-control/hot_add");
-	char attr[64];
-
-	if (id < 0)
-		return -1;
-	snprintf(attr, sizeof(attr), "/sys/block/zram%ld/disksize", id);
-	snprintf(path, len, "/dev/zram%ld", id);
-	return write_file(attr, "64M") || mkswap(path, DEV_MB) ? -1 : 0;
-}
-
 static int top_prio(void)
 {
 	return SWAP_FLAG_PREFER | SWAP_FLAG_PRIO_MASK;
-}
-
-static void fill(char *buf, unsigned long nr, uint64_t seed)
-{
-	unsigned long i, j;
-
-	for (i = 0; i < nr; i++)
-		for (j = 0; j < ps / 8; j++)
-			((uint64_t *)(buf + i * ps))[j] =
-				(seed << 40 ^ i << 16 ^ j) * 0x9e3779b97f4a7c15ULL;
-}
-
-static int intact(const char *buf, unsigned long nr, uint64_t seed)
-{
-	unsigned long i, j;
-
-	for (i = 0; i < nr; i++)
-		for (j = 0; j < ps / 8; j++)
-			if (((const uint64_t *)(buf + i * ps))[j] !=
-			    ((seed << 40 ^ i << 16 ^ j) * 0x9e3779b97f4a7c15ULL))
-				return 0;
-	return 1;
 }
 
 /*
@@ -140,7 +105,7 @@ static int takes_swapouts(const char *dev)
 
 	if (p == MAP_FAILED)
 		return 0;
-	fill(p, PROBE_PAGES, 7);
+	pattern_fill(p, PROBE_PAGES, 7);
 	madvise(p, PROBE_PAGES * ps, MADV_PAGEOUT);
 	after = swaps_used_kb(dev);
 	munmap(p, PROBE_PAGES * ps);
@@ -269,9 +234,7 @@ int main(void)
 
 	ps = sysconf(_SC_PAGESIZE);
 	printf("TAP version 13\n1..7\n");
-	if (access("/sys/class/zram-control", F_OK) &&
-	    system("modprobe zram num_devices=0"))
-		printf("# modprobe zram failed\n");
+	zram_load();
 	nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
 	if (nth_fd < 0 ||
 	    write_file(DEBUGFS "/failslab/ignore-gfp-wait", "N") ||
@@ -289,8 +252,8 @@ int main(void)
 	}
 	data = mmap(NULL, DATA_PAGES * ps, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (data == MAP_FAILED || zram_dev(other, sizeof(other)) ||
-	    swapon(other, 0) || zram_dev(dev, sizeof(dev))) {
+	if (data == MAP_FAILED || zram_add(DEV_MB, other, sizeof(other)) < 0 ||
+	    swapon(other, 0) || zram_add(DEV_MB, dev, sizeof(dev)) < 0) {
 		printf("Bail out! cannot set up two zram devices\n");
 		return 1;
 	}
@@ -303,10 +266,10 @@ int main(void)
 		return 1;
 	}
 	/* swapoff of the device, holding DATA_PAGES of pattern. */
-	fill(data, DATA_PAGES, 1);
+	pattern_fill(data, DATA_PAGES, 1);
 	each_failing("swapoff", do_swapoff, do_swapon, data_out, still_used,
 		     "swapoff_enomem_keeps_device", "swapoff_succeeds");
-	tap(intact(data, DATA_PAGES, 1), "data_intact # after every swapoff");
+	tap(!pattern_bad(data, DATA_PAGES, 1), "data_intact # after every swapoff");
 	r = swapoff(other);
 	tap(!r && meminfo_kb("SwapTotal") == 0 && swaps_used_kb(dev) == -1,
 	    "all_swapped_off # SwapTotal back to 0");

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers of the harness's own guest programs (stress.c, faultinj.c):
- * TAP output, sysfs and /proc access, swap headers.  Not a kselftest:
+ * Helpers of the harness's own guest programs (the C programs of guest/tests): TAP
+ * output, sysfs and /proc access, swap headers, zram devices, a page
+ * pattern that zram cannot store as same-filled.  Not a kselftest:
  * those share tools/testing/selftests/mm/swap_util.h in the series.
  */
 #ifndef SWAPQ_GUEST_H
@@ -113,6 +114,77 @@ static inline int mkswap(const char *path, unsigned long mb)
 		close(fd);
 	free(page);
 	return ret;
+}
+
+/* Load zram unless it is there (loaded or built in): 0, or -1. */
+static inline int zram_load(void)
+{
+	if (!access("/sys/class/zram-control", F_OK) ||
+	    !system("modprobe zram num_devices=0"))
+		return 0;
+	printf("# modprobe zram failed\n");
+	return -1;
+}
+
+/*
+ * A new zram device of @mb MiB with a swap header, its node in @path: its
+ * index, or -1.
+ */
+static inline int zram_add(unsigned long mb, char *path, size_t len)
+{
+	long id = read_long("/sys/class/zram-control/hot_add");
+	char attr[64], val[32];
+
+	if (id < 0)
+		return -1;
+	snprintf(attr, sizeof(attr), "/sys/block/zram%ld/disksize", id);
+	snprintf(val, sizeof(val), "%luM", mb);
+	snprintf(path, len, "/dev/zram%ld", id);
+	return write_file(attr, val) || mkswap(path, mb) ? -1 : (int)id;
+}
+
+/* Reset and remove zram device @id. */
+static inline void zram_remove(int id)
+{
+	char path[64], val[16];
+
+	snprintf(path, sizeof(path), "/sys/block/zram%d/reset", id);
+	write_file(path, "1");
+	snprintf(val, sizeof(val), "%d", id);
+	write_file("/sys/class/zram-control/hot_remove", val);
+}
+
+/* Word @j of page @i of the pattern for @seed: no page is same-filled. */
+static inline uint64_t pattern_word(unsigned long i, unsigned long j,
+				    uint64_t seed)
+{
+	return (seed << 40 ^ i << 16 ^ j) * 0x9e3779b97f4a7c15ULL;
+}
+
+/* Fill @nr pages at @buf with the pattern for @seed. */
+static inline void pattern_fill(char *buf, unsigned long nr, uint64_t seed)
+{
+	unsigned long i, j;
+
+	for (i = 0; i < nr; i++)
+		for (j = 0; j < ps / 8; j++)
+			((uint64_t *)(buf + i * ps))[j] = pattern_word(i, j, seed);
+}
+
+/* How many of the @nr pages at @buf differ from the pattern for @seed. */
+static inline unsigned long pattern_bad(const char *buf, unsigned long nr,
+					uint64_t seed)
+{
+	unsigned long i, j, bad = 0;
+
+	for (i = 0; i < nr; i++)
+		for (j = 0; j < ps / 8; j++)
+			if (((const uint64_t *)(buf + i * ps))[j] !=
+			    pattern_word(i, j, seed)) {
+				bad++;
+				break;
+			}
+	return bad;
 }
 
 #endif /* SWAPQ_GUEST_H */

@@ -17,17 +17,11 @@
 
 #include "guest.h"
 
-static uint64_t word(unsigned long i, unsigned long j)
-{
-	return (i << 20 ^ j ^ 0x5a5aULL << 44) * 0x9e3779b97f4a7c15ULL;
-}
-
 int main(void)
 {
 	unsigned long mb = env_ulong("HIBERNATE_MB", 256);
-	unsigned long nr, i, j, bad = 0;
+	unsigned long nr, bad;
 	long sectors;
-	uint64_t *w;
 	char *buf;
 	int err;
 
@@ -46,9 +40,7 @@ int main(void)
 		printf("Bail out! cannot map %lu MiB\n", mb);
 		return 1;
 	}
-	for (i = 0; i < nr; i++)
-		for (w = (uint64_t *)(buf + i * ps), j = 0; j < ps / 8; j++)
-			w[j] = word(i, j);
+	pattern_fill(buf, nr, 5);
 	printf("# hibernating with %lu MiB of pattern to /dev/vda\n", mb);
 	fflush(stdout);
 	sync();
@@ -58,12 +50,7 @@ int main(void)
 		err = write_file("/sys/power/state", "disk");
 	tap(!err, "resumed from the image on /dev/vda%s%s",
 	    err ? ": " : "", err ? strerror(-err) : "");
-	for (i = 0; i < nr; i++)
-		for (w = (uint64_t *)(buf + i * ps), j = 0; j < ps / 8; j++)
-			if (w[j] != word(i, j)) {
-				bad++;
-				break;
-			}
+	bad = pattern_bad(buf, nr, 5);
 	tap(!err && !bad, "%lu MiB intact after the round trip (%lu pages wrong)",
 	    mb, bad);
 	swapoff("/dev/vda");

@@ -51,64 +51,26 @@ static long stat64k(const char *name)
 	return read_long(path);
 }
 
-static uint64_t word(unsigned long i, unsigned long j, uint64_t seed)
-{
-	return (seed << 48 ^ i << 16 ^ j) * 0x9e3779b97f4a7c15ULL;
-}
-
-static void fill(char *buf, unsigned long nr, uint64_t seed)
-{
-	unsigned long i, j;
-
-	for (i = 0; i < nr; i++)
-		for (j = 0; j < ps / 8; j++)
-			((uint64_t *)(buf + i * ps))[j] = word(i, j, seed);
-}
-
-static unsigned long bad_pages(const char *buf, unsigned long nr,
-			       uint64_t seed)
-{
-	unsigned long i, j, bad = 0;
-
-	for (i = 0; i < nr; i++)
-		for (j = 0; j < ps / 8; j++)
-			if (((const uint64_t *)(buf + i * ps))[j] !=
-			    word(i, j, seed)) {
-				bad++;
-				break;
-			}
-	return bad;
-}
-
 /* A zram device of @mb MiB swapped on at priority 5; its id, or -1. */
 static int zram_on(unsigned long mb)
 {
-	long id = read_long("/sys/class/zram-control/hot_add");
-	char path[64], val[32];
+	char path[32];
+	int id = zram_add(mb, path, sizeof(path));
 
-	if (id < 0)
-		return -1;
-	snprintf(path, sizeof(path), "/sys/block/zram%ld/disksize", id);
-	snprintf(val, sizeof(val), "%luM", mb);
-	if (write_file(path, val))
-		return -1;
-	snprintf(path, sizeof(path), "/dev/zram%ld", id);
-	if (mkswap(path, mb) ||
+	if (id < 0 ||
 	    swapon(path, SWAP_FLAG_PREFER | (5 << SWAP_FLAG_PRIO_SHIFT)))
 		return -1;
 	return id;
 }
 
+/* Swap off and remove zram device @id. */
 static void zram_off(int id)
 {
-	char path[64], val[16];
+	char path[32];
 
 	snprintf(path, sizeof(path), "/dev/zram%d", id);
 	swapoff(path);
-	snprintf(path, sizeof(path), "/sys/block/zram%d/reset", id);
-	write_file(path, "1");
-	snprintf(val, sizeof(val), "%d", id);
-	write_file("/sys/class/zram-control/hot_remove", val);
+	zram_remove(id);
 }
 
 /* Page out and back @mb of 64 KiB folios; report the stats' deltas. */
@@ -123,12 +85,12 @@ static int run(const char *what, unsigned long mb, uint64_t seed)
 
 	if (buf == MAP_FAILED)
 		return -1;
-	fill(buf, nr, seed);
+	pattern_fill(buf, nr, seed);
 	madvise(buf, mb * MIB, MADV_PAGEOUT);
 	printf("# mthp %s: faulted=%ld swpout=%ld swpout_fallback=%ld\n", what,
 	       stat64k("anon_fault_alloc") - alloc0, stat64k("swpout") - out0,
 	       stat64k("swpout_fallback") - fb0);
-	bad = bad_pages(buf, nr, seed);
+	bad = pattern_bad(buf, nr, seed);
 	munmap(buf, mb * MIB);
 	tap(!bad, "%s # %lu pages wrong", what, bad);
 	return 0;
@@ -142,9 +104,7 @@ int main(void)
 
 	ps = sysconf(_SC_PAGESIZE);
 	printf("TAP version 13\n1..3\n");
-	if (access("/sys/class/zram-control", F_OK) &&
-	    system("modprobe zram num_devices=0"))
-		printf("# modprobe zram failed\n");
+	zram_load();
 	thp_mode(THP "/enabled", old_top, sizeof(old_top));
 	thp_mode(MTHP "/enabled", old_64k, sizeof(old_64k));
 	if (!old_64k[0] || write_file(THP "/enabled", "never") ||
@@ -178,7 +138,7 @@ int main(void)
 		printf("Bail out! cannot set up the scattered device\n");
 		return 1;
 	}
-	fill(pre, nr, 3);
+	pattern_fill(pre, nr, 3);
 	madvise(pre, nr * ps, MADV_PAGEOUT);
 	for (i = 0; i < nr; i += 16)
 		madvise(pre + i * ps, ps, MADV_DONTNEED);

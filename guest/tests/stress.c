@@ -200,7 +200,7 @@ int main(void)
 	unsigned long nz = env_ulong("STRESS_ZRAMS", 3);
 	unsigned long limit = env_ulong("STRESS_LIMIT_MB", 64);
 	unsigned long written = 0, verified = 0, pageouts = 0, i;
-	char cg[128], procs[160], max[160], val[32], path[128];
+	char cg[128], procs[160], max[160], val[32];
 	uint64_t seed = 0x9e3779b97f4a7c15ULL;
 	int ndev = 0, non, bad = 0, st, squeezed = 0;
 	struct dev devs[MAX_DEVS] = {};
@@ -221,28 +221,19 @@ int main(void)
 	       secs, nw, wmb, limit, nz, dmb);
 
 	/* The guest's zram and brd are modules, loaded by their users. */
-	if (access("/sys/class/zram-control", F_OK) &&
-	    system("modprobe zram num_devices=0"))
-		printf("# modprobe zram failed\n");
+	zram_load();
 	snprintf(cmd, sizeof(cmd), "modprobe brd rd_nr=1 rd_size=%lu", dmb * 1024);
 	if (access("/sys/module/brd", F_OK) && system(cmd))
 		printf("# modprobe brd failed\n");
 	for (i = 0; i < nz; i++) {
 		struct dev *d = &devs[ndev];
 
-		d->zram_id = read_long("/sys/class/zram-control/hot_add");
+		d->zram_id = zram_add(dmb, d->path, sizeof(d->path));
 		if (d->zram_id < 0) {
-			printf("Bail out! no zram-control\n");
+			printf("Bail out! cannot set up zram device %lu\n", i);
 			return 1;
 		}
-		snprintf(d->path, sizeof(d->path), "/dev/zram%d", d->zram_id);
-		snprintf(path, sizeof(path), "/sys/block/zram%d/disksize", d->zram_id);
-		snprintf(val, sizeof(val), "%luM", dmb);
 		ndev++;
-		if (write_file(path, val) || mkswap(d->path, dmb)) {
-			printf("Bail out! cannot set up %s\n", d->path);
-			return 1;
-		}
 	}
 	devs[ndev].zram_id = -1;
 	snprintf(devs[ndev].path, sizeof(devs[ndev].path), "/dev/ram0");
@@ -364,10 +355,7 @@ int main(void)
 			bad++;
 		}
 		if (devs[i].zram_id >= 0) {
-			snprintf(path, sizeof(path), "/sys/block/zram%d/reset", devs[i].zram_id);
-			write_file(path, "1");
-			snprintf(val, sizeof(val), "%d", devs[i].zram_id);
-			write_file("/sys/class/zram-control/hot_remove", val);
+			zram_remove(devs[i].zram_id);
 		} else {
 			uint64_t range[2] = { 0, dmb * MIB };
 			int fd = open(devs[i].path, O_WRONLY);
