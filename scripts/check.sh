@@ -5,7 +5,7 @@
 # kselftest case; a skip counts as a failure (our config enables all).
 set -u
 . "$(dirname "$0")/lib.sh"
-: "${GUEST_TESTS:=sanity,swapoff,swap_devices}"
+: "${GUEST_TESTS:=sanity,vmtests-swap}"
 : "${SELFTESTS:=swapoff swap_devices}"
 export SELFTESTS
 pass=0 fail=0

@@ -4,7 +4,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 pkgs="build-essential flex bison bc libelf-dev libssl-dev cpio ccache
-	qemu-system-x86 busybox-static python3 git xz-utils file kmod $*"
+	qemu-system-x86 busybox-static bash-static python3 git xz-utils file kmod $*"
 # ARCH=arm64: the cross compiler and QEMU for arm64.
 [ "${ARCH:-}" = arm64 ] &&
 	pkgs="$pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"

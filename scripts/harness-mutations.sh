@@ -1,8 +1,9 @@
 #!/bin/sh
 # The harness's own checks can fail.  Each deliberate breakage under
-# tests/harness-mutations/ is applied to a copy of scripts/ and tests/,
-# the harness test file its "Expect-red: FILE:TEST" line names is run
-# there, and TEST must turn red.  Then each splat pattern of results.py
+# tests/harness-mutations/ is applied to a copy of scripts/, tests/ and
+# guest/ (the mutation headers name guest programs), the harness test
+# file its "Expect-red: FILE:TEST" line names is run there, and TEST must
+# turn red.  Then each splat pattern of results.py
 # is deleted in turn, and the test of its sample line must turn red.
 # The unbroken copy must be green first.  One result line per breakage.
 set -u
@@ -12,7 +13,7 @@ t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 copy() {
 	rm -rf "$t/c" && mkdir -p "$t/c" &&
-		cp -r "$TOP/scripts" "$TOP/tests" "$t/c/"
+		cp -r "$TOP/scripts" "$TOP/tests" "$TOP/guest" "$t/c/"
 }
 # run FILE: the copy's harness tests of tests/test-FILE.sh, into $t/out
 run() {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # initramfs.sh OUT [SRC]: busybox-static, the guest init, our guest
 # programs, the kselftests named in $SELFTESTS built (static) from the
-# kernel tree SRC's tools/testing/selftests/mm, and the kernel's modules
+# kernel tree SRC's tools/testing/selftests/mm with that directory's
+# run_vmtests.sh and bash-static to run it, and the kernel's modules
 # from $MODULES/lib/modules if that exists (modules_install's layout).  ARCH=arm64 builds them
 # with aarch64-linux-gnu-gcc and takes Debian's arm64 busybox.
 set -eu
@@ -14,13 +15,19 @@ case $ARCH in
 arm64)
 	cc=aarch64-linux-gnu-gcc
 	need cpio gzip "$cc"
-	bb=$(lastline "$TOP/scripts/busybox-arm64.sh") || die "no arm64 busybox" ;;
+	bb=$(lastline "$TOP/scripts/debian-arm64.sh" busybox-static bin/busybox) ||
+		die "no arm64 busybox"
+	bash=
+	[ -z "$SELFTESTS" ] || bash=$(lastline "$TOP/scripts/debian-arm64.sh" bash-static bin/bash-static) ||
+		die "no arm64 bash" ;;
 *)
 	cc=gcc
 	need cpio gzip "$cc"
 	bb=$(command -v busybox 2>/dev/null || echo /bin/busybox)
 	file -L "$bb" 2>/dev/null | grep -q 'statically linked' || bb=/bin/busybox
-	[ -x "$bb" ] || die "busybox-static is missing (run 'make deps')" ;;
+	[ -x "$bb" ] || die "busybox-static is missing (run 'make deps')"
+	bash=/bin/bash-static
+	[ -z "$SELFTESTS" ] || [ -x "$bash" ] || die "bash-static is missing (run 'make deps')" ;;
 esac
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
@@ -52,6 +59,12 @@ if [ -n "${MODULES:-}" ] && [ -d "$MODULES/lib/modules" ]; then
 fi
 if [ -n "${GUEST_EXTRA:-}" ]; then
 	cp "$GUEST_EXTRA"/* "$stage/tests/" || die "cannot copy $GUEST_EXTRA"
+fi
+# The selftests' own runner (guest/tests/vmtests-swap runs it) needs bash.
+if [ -n "$SELFTESTS" ]; then
+	cp "$bash" "$stage/bin/bash"
+	cp "$src/tools/testing/selftests/mm/run_vmtests.sh" "$stage/tests/" ||
+		die "no run_vmtests.sh in $src"
 fi
 for t in $SELFTESTS; do
 	[ -n "$src" ] || die "SELFTESTS given without a kernel tree"

@@ -85,6 +85,7 @@ def parse_tap(lines, prefix):
     cases = []
     plans = {}          # depth -> [planned, seen]
     names = {}          # depth -> name of the suite reporting at that depth
+    counts = {}         # depth -> results so far in that depth's block
     last_depth = None
     for line in lines:
         sm = re.match(r"^(\s*)# Subtest: (\S+)", line)
@@ -93,7 +94,15 @@ def parse_tap(lines, prefix):
             continue
         m = PLAN.match(line)
         if m:
-            plans[len(m.group(1))] = [int(m.group(2)), 0]
+            d, planned = len(m.group(1)), int(m.group(2))
+            if counts.get(d):
+                # A plan after its results (the kselftest runner's): check now.
+                path = [names[k] for k in sorted(names) if 0 < k <= d]
+                for i in range(counts[d], planned):
+                    cases.append(("fail", "%s%s.missing%d" % (prefix, ".".join(path) or "tap", i + 1),
+                                  "planned but never reported"))
+            else:
+                plans[d] = [planned, 0]
             continue
         m = RESULT.match(line)
         if not m:
@@ -106,6 +115,7 @@ def parse_tap(lines, prefix):
             status = "skip"
         if d in plans:
             plans[d][1] += 1
+        counts[d] = counts.get(d, 0) + 1
         path = [names[k] for k in sorted(names) if 0 < k <= d]
         full = prefix + ".".join(path + [name])
         if last_depth is not None and last_depth > d:
@@ -118,6 +128,8 @@ def parse_tap(lines, prefix):
                                       "planned but never reported"))
             for k in [k for k in names if k > d]:
                 del names[k]
+            for k in [k for k in counts if k > d]:
+                del counts[k]
             if status == "fail" and not any(
                     c[0] == "fail" and c[1].startswith(full + ".") for c in cases):
                 cases.append(("fail", full, "failed with no failing case"))

@@ -155,3 +155,28 @@ printf '%s\n' 'KTAP version 1' '1..1' '    KTAP version 1' '    # Subtest: suite
 prog_run 0 'TAP version 13' '1..1' 'ok 1 one'
 expect_fail judge-nested-missing 'FAIL kunit:suite.missing3 +# planned but never reported' \
 	$R judge --name p --console "$T/con4" --results "$T/res3"
+
+# The kselftest runner through guest/tests/vmtests-swap: each program's
+# TAP nested four spaces deep, the runner's plan after its results.  A
+# program cut short (2 of its 3 cases) fails with its missing case, and a
+# runner plan above the programs it reported fails too.
+vmtests() {
+	printf '%s\n' 'SWAPQ-FACT cpus=2 clocksource=tsc' 'SWAPQ-BEGIN vmtests-swap' \
+		'TAP version 13' '    ----------------' '    running ./swapoff' \
+		'    TAP version 13' '    1..2' '    ok 1 swapoff.zram.a' '    ok 2 swapoff.zram.b' \
+		'    [PASS]' 'ok 1 swapoff' '    TAP version 13' '    1..3' \
+		'    ok 1 swap_devices.x' "    ok 2 swap_devices.y" "$1" \
+		"$2" "SWAPQ-END vmtests-swap rc=$3" 'SWAPQ-FACT clocksource_end=tsc' \
+		SWAPQ-DONE 'qemu_status=1 elapsed=9' >"$T/vres"
+	printf 'boot\n' >"$T/vcon"
+	$R judge --name v --console "$T/vcon" --results "$T/vres" 2>&1 | tail -n1
+}
+got=$(vmtests '    ok 3 swap_devices.z' 'ok 2 swap_devices
+1..2' 0)
+case $got in "v: 5 passed, 0 failed"*) ok vmtests-nested ;; *) notok vmtests-nested "$got" ;; esac
+got=$(vmtests '    # killed' 'not ok 2 swap_devices # exit=139
+1..2' 1)
+case $got in "v: 4 passed, 1 failed"*) ok vmtests-cut-short ;; *) notok vmtests-cut-short "$got" ;; esac
+got=$(vmtests '    ok 3 swap_devices.z' 'ok 2 swap_devices
+1..3' 0)
+case $got in "v: 5 passed, 1 failed"*) ok vmtests-trailing-plan ;; *) notok vmtests-trailing-plan "$got" ;; esac
