@@ -7,10 +7,14 @@
 # intact.  The two boots' logs are joined and judged as one run.  The
 # image write goes through the hibernation slot allocator, page by page:
 # the kernel's "Wrote N kbytes in S seconds" is its time (uncompressed,
-# hibernate=nocompress, so that compression does not hide it).
+# hibernate=nocompress, so that compression does not hide it).  Before
+# it hibernates, the guest times the slot allocator alone through
+# /dev/snapshot (SLOT_MB of slots, SLOT_ROUNDS rounds): the disk's time,
+# which dominates the image write under QEMU, is not in that one.
 #   REPS=5 interleaved pairs; HIBERNATE_MB=256 of pattern; MEM=3G
-# One result line per boot pair, then the image write ratio with its 95%
-# interval (build/logs/hibernate.csv, build/logs/hibernate.txt).
+# One result line per boot pair, then the ratios of the image write and
+# of the time per slot with their 95% intervals (build/logs/hibernate.csv,
+# build/logs/hibernate.txt).
 set -u
 . "$(dirname "$0")/lib.sh"
 : "${REPS:=5}"
@@ -26,7 +30,7 @@ kb=$(VARIANT=base FLAVOR=plain lastline "$TOP/scripts/build-kernel.sh") || die "
 kp=$(VARIANT=patched FLAVOR=plain lastline "$TOP/scripts/build-kernel.sh") || die "patched kernel build failed"
 img=$BUILD/hibernate.img
 trap 'rm -f "$img"' EXIT
-echo "kernel,rep,write_ms,kbytes" >"$csv"
+echo "kernel,rep,write_ms,kbytes,slot_ns,ioctl_ns" >"$csv"
 
 # round KERNEL VARIANT REP: one round trip, judged; the image write time
 # goes to the csv.
@@ -56,19 +60,23 @@ round() {
 		--console "$BUILD/logs/$name.console.log" \
 		--results "$BUILD/logs/$name.results.log" >"$BUILD/logs/$name.out"
 	result "$name" $? "$(grep -h '^FAIL' "$BUILD/logs/$name.out" | head -n1) (see build/logs/$name.*)"
-	write_time "$BUILD/logs/$name-1.console.log" "$2" "$3" >>"$csv"
+	write_time "$BUILD/logs/$name-1" "$2" "$3" >>"$csv"
 }
 
-# write_time CONSOLE KERNEL REP: the csv row of the image write, timed by
-# the console's timestamps from "Saving image data pages" to "Image saving
-# done" (the kernel's own "Wrote ... in S seconds" has 10 ms steps).
+# write_time LOG KERNEL REP: the csv row of the first boot whose logs are
+# LOG.console.log and LOG.results.log: the image write, timed by the
+# console's timestamps from "Saving image data pages" to "Image saving
+# done" (the kernel's own "Wrote ... in S seconds" has 10 ms steps), and
+# the guest's time per hibernation slot.
 write_time() {
 	awk -v k="$2" -v r="$3" '
 	function ts(l) { sub(/^[^[]*\[ */, "", l); sub(/\].*/, "", l); return l + 0 }
 	/PM: Saving image data pages/ { t0 = ts($0) }
 	/PM: Image saving done/ { t1 = ts($0) }
 	/PM: .*Wrote [0-9]+ kbytes/ { sub(/.*Wrote /, ""); kb = $1 }
-	END { if (t0 && t1 && kb) printf "%s,%s,%.1f,%s\n", k, r, (t1 - t0) * 1000, kb }' "$1"
+	/# hibslot: / { sub(/.* slots, /, ""); ns = $1; sub(/.*\), /, ""); nul = $1 }
+	END { if (t0 && t1 && kb && ns) printf "%s,%s,%.1f,%s,%s,%s\n", k, r, (t1 - t0) * 1000, kb, ns, nul }' \
+		"$1.console.log" "$1.results.log"
 }
 
 r=1

@@ -48,3 +48,13 @@ if [ "$got" = "base,2,one_device,2048,2040,8,2,tsc" ]; then
 else
 	notok mthp-collect "$got"
 fi
+# hibernate.sh's report: the slot's own time is the slot less the ioctl.
+printf '%s\n' kernel,rep,write_ms,kbytes,slot_ns,ioctl_ns \
+	base,1,900,1,1000,600 patched,1,900,1,1100,600 base,2,900,1,1000,600 \
+	patched,2,900,1,1100,600 base,3,900,1,1000,600 patched,3,900,1,1100,600 >"$T/hib.csv"
+got=$(python3 bench.py hibernate-report --csv "$T/hib.csv" | tail -n1)
+if [ "$got" = "    patched/base: 1.25 [1.25..1.25] over 3 pairs" ]; then
+	ok hibernate-report-slot
+else
+	notok hibernate-report-slot "$got"
+fi

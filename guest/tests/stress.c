@@ -57,14 +57,6 @@ static uint64_t rnd(uint64_t *s)
 	return *s;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Word @j of the page of worker @id, page @idx, write @gen: all distinct. */
 static uint64_t pattern(int id, unsigned long idx, uint32_t gen, unsigned long j)
 {
