@@ -11,13 +11,13 @@
 # it hibernates, the guest times the slot allocator alone through
 # /dev/snapshot (SLOT_MB of slots, SLOT_ROUNDS rounds): the disk's time,
 # which dominates the image write under QEMU, is not in that one.
-#   REPS=5 interleaved pairs; HIBERNATE_MB=256 of pattern; MEM=3G
+#   REPS=7 interleaved pairs; HIBERNATE_MB=256 of pattern; MEM=3G
 # One result line per boot pair, then the ratios of the image write and
 # of the time per slot with their 95% intervals (build/logs/hibernate.csv,
 # build/logs/hibernate.txt).
 set -u
 . "$(dirname "$0")/lib.sh"
-: "${REPS:=5}"
+: "${REPS:=7}"
 : "${HIBERNATE_MB:=256}"
 : "${DISK_MB:=2048}"
 pass=0 fail=0
