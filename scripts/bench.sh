@@ -2,9 +2,9 @@
 # make bench: the base and the patched kernel side by side in one run.
 #
 # Swapoff: a DISK_MB zram device filled to each of FILLS_MB with KEEP_MB
-# left in use (cache-only) at the top of the fill, the first fill being
-# the limit (only KEEP_MB ever filled).  Each boot first runs one limit
-# swapoff as a warm-up, which is not counted.  Plus the ordinary case, ORD_MB of
+# left in use (cache-only) at the top of the fill, after the limit row
+# (only KEEP_MB ever filled), which every run has.  Each boot first runs
+# one limit swapoff as a warm-up, which is not counted.  Plus the ordinary case, ORD_MB of
 # patterned data swapped out of an ORD_DISK_MB device and back.
 # REPS interleaved pairs (base, patched; then patched, base; ...).
 # Results go to build/bench/swapoff.csv; a rerun resumes where it stopped
@@ -20,7 +20,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 : "${REPS:=5}"
-: "${FILLS_MB:=16,1024,4096,16384}"
+: "${FILLS_MB:=1024,4096,16384}"
 : "${KEEP_MB:=16}"
 : "${DISK_MB:=65536}"
 : "${ORD_MB:=2048}"
@@ -28,6 +28,8 @@ set -eu
 : "${MEM:=6G}"
 : "${SMP:=2}"
 : "${PROFILE:=}"
+# The guest's fills: the warm-up, the limit row, then FILLS_MB.
+fills=$KEEP_MB,$KEEP_MB,$FILLS_MB
 export MEM SMP
 out=$BUILD/bench
 csv=$out/swapoff${PROFILE:+-profile}.csv
@@ -74,7 +76,7 @@ if [ -n "$PROFILE" ]; then
 	echo function_graph >\$tr/current_tracer
 	echo 1 >\$tr/tracing_on
 fi
-SWAPOFF_DISK_MB=$DISK_MB SWAPOFF_FILLS_MB=$KEEP_MB,$FILLS_MB SWAPOFF_KEEP_MB=$KEEP_MB \\
+SWAPOFF_DISK_MB=$DISK_MB SWAPOFF_FILLS_MB=$fills SWAPOFF_KEEP_MB=$KEEP_MB \\
 	/tests/swapoff -r swapoff.zram.fill_levels
 if [ -n "$PROFILE" ]; then
 	echo 0 >\$tr/tracing_on
@@ -86,7 +88,7 @@ SWAPOFF_DISK_MB=$ORD_DISK_MB SWAPOFF_DATA_MB=$ORD_MB \\
 EOS
 chmod +x "$extra/swapoff-bench"
 
-params="warmup=1${PROFILE:+ profile} fills=$FILLS_MB keep=$KEEP_MB disk=$DISK_MB ord=$ORD_MB/$ORD_DISK_MB smp=$SMP mem=$MEM"
+params="warmup=1${PROFILE:+ profile} fills=$fills keep=$KEEP_MB disk=$DISK_MB ord=$ORD_MB/$ORD_DISK_MB smp=$SMP mem=$MEM"
 if [ -f "$csv" ] && ! grep -qF "# $params" "$csv"; then
 	say "build/bench/swapoff.csv was made with other parameters; starting over"
 	rm -f "$csv"
@@ -104,7 +106,7 @@ if [ -n "$PROFILE" ]; then
 		r=1
 		while [ "$r" -le "$REPS" ]; do
 			python3 "$TOP/scripts/bench.py" phases --kernel "$k" --rep "$r" \
-				--fills "$KEEP_MB,$FILLS_MB" \
+				--fills "$fills" \
 				--results "$BUILD/logs/bench-swapoff-profile-$k-$r.results.log" \
 				>>"$out/swapoff-phases.csv" || die "no swapoff trace in bench-swapoff-profile-$k-$r"
 			r=$((r + 1))
