@@ -169,7 +169,8 @@ def report(a):
     lim = str(a.keep)
     fl = [f for f in fills if f != lim]
     if fl and lim in med["base"] and lim in med["patched"]:
-        small, big = fl[0], fl[-1]
+        # With one fill beside the limit, the limit is the small end.
+        small, big = (fl[0] if len(fl) > 1 else lim), fl[-1]
         mb_, mp_ = med["base"], med["patched"]
         flat = mp_[big] / mp_[small]
         near = mp_[big] / mp_[lim]
