@@ -272,6 +272,9 @@ def phases_report(a):
 def hibernate_report(a):
     """scripts/hibernate.sh: image write and time per slot, base/patched."""
     rows = load(a.csv)
+    for r in rows:
+        if r.get("slot_ns") and r.get("ioctl_ns"):
+            r["alloc_ns"] = float(r["slot_ns"]) - float(r["ioctl_ns"])
     print("hibernation, QEMU TCG, 2 vCPUs, medians over the boots; patched/base")
     print("with its 95% interval over the interleaved pairs:")
     for col, what, unit in (("write_ms", "image write (uncompressed)", "ms"),
@@ -280,8 +283,6 @@ def hibernate_report(a):
                             ("alloc_ns", "one slot less that ioctl", "ns")):
         t = {"base": {}, "patched": {}}
         for r in rows:
-            if r.get("slot_ns") and r.get("ioctl_ns"):
-                r["alloc_ns"] = float(r["slot_ns"]) - float(r["ioctl_ns"])
             if r.get(col):
                 t[r["kernel"]][r["rep"]] = float(r[col])
         print("  %s:" % what)

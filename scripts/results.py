@@ -73,6 +73,17 @@ def splats(lines):
     return found
 
 
+def missing(cases, name, seen, planned):
+    """A failing NAME.missingN case for each result a plan promised beyond seen."""
+    for i in range(seen, planned):
+        cases.append(("fail", "%s.missing%d" % (name, i + 1), "planned but never reported"))
+
+
+def block(prefix, names, d):
+    """The name of the results at depth d: their suites, or "tap"."""
+    return prefix + (".".join(names[k] for k in sorted(names) if 0 < k <= d) or "tap")
+
+
 def parse_tap(lines, prefix):
     """Results of KTAP/TAP lines: a list of (status, name, note).
 
@@ -97,10 +108,7 @@ def parse_tap(lines, prefix):
             d, planned = len(m.group(1)), int(m.group(2))
             if counts.get(d):
                 # A plan after its results (the kselftest runner's): check now.
-                path = [names[k] for k in sorted(names) if 0 < k <= d]
-                for i in range(counts[d], planned):
-                    cases.append(("fail", "%s%s.missing%d" % (prefix, ".".join(path) or "tap", i + 1),
-                                  "planned but never reported"))
+                missing(cases, block(prefix, names, d), counts[d], planned)
             else:
                 plans[d] = [planned, 0]
             continue
@@ -123,9 +131,7 @@ def parse_tap(lines, prefix):
             for k in sorted(plans):
                 if k > d:
                     planned, seen = plans.pop(k)
-                    for i in range(seen, planned):
-                        cases.append(("fail", "%s.missing%d" % (full, i + 1),
-                                      "planned but never reported"))
+                    missing(cases, full, seen, planned)
             for k in [k for k in names if k > d]:
                 del names[k]
             for k in [k for k in counts if k > d]:
@@ -137,10 +143,7 @@ def parse_tap(lines, prefix):
             cases.append((status, full, note))
         last_depth = d
     for d, (planned, seen) in sorted(plans.items()):
-        path = [names[k] for k in sorted(names) if 0 < k <= d]
-        for i in range(seen, planned):
-            cases.append(("fail", "%s%s.missing%d" % (prefix, ".".join(path) or "tap", i + 1),
-                          "planned but never reported"))
+        missing(cases, block(prefix, names, d), seen, planned)
     return cases
 
 

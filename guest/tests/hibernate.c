@@ -38,6 +38,12 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Nanoseconds per call of @calls calls since @t0 (now_s()). */
+static double ns_per_call(double t0, unsigned long calls)
+{
+	return (now_s() - t0) * 1e9 / (calls ? calls : 1);
+}
+
 /*
  * Allocate SLOT_MB of hibernation slots on @dev (@pages long) one ioctl
  * at a time, SLOT_ROUNDS times; one TAP line for the slots' correctness
@@ -60,8 +66,8 @@ static void slot_bench(const char *dev, unsigned long pages)
 	seen = calloc(pages, 1);
 	fd = open("/dev/snapshot", O_RDONLY);
 	if (!seen || fd < 0 || stat(dev, &st)) {
-		tap(0, "hibernation slots: cannot open /dev/snapshot: %s",
-		    strerror(errno));
+		tap(0, "hibernation slots: no memory, /dev/snapshot or %s: %s",
+		    dev, strerror(errno));
 		return;
 	}
 	area.dev = st.st_rdev;	/* new_encode_dev() for majors < 4096 */
@@ -82,7 +88,7 @@ static void slot_bench(const char *dev, unsigned long pages)
 			if (off <= 0 || (unsigned long)off >= pages || seen[off]++)
 				bad++;
 		}
-		ns[r] = (now_s() - t0) * 1e9 / (i ? i : 1);
+		ns[r] = ns_per_call(t0, i);
 		if (i < n) {
 			printf("# round %d: slot %lu of %lu: %s\n", r, i, n,
 			       strerror(errno));
@@ -99,7 +105,7 @@ static void slot_bench(const char *dev, unsigned long pages)
 			if (ioctl(fd, SNAPSHOT_GET_IMAGE_SIZE, &off) != -1 ||
 			    errno != ENODATA)
 				break;
-		null[r] = (now_s() - t0) * 1e9 / (i ? i : 1);
+		null[r] = ns_per_call(t0, i);
 	}
 	close(fd);
 	free(seen);
