@@ -52,6 +52,7 @@ help:
 	@echo "  guest      SMP (2) MEM (3G; bench-swapoff 6G) TIMEOUT (900 s)"
 	@echo "             TESTS (boot) SELFTESTS (swapoff swap_devices) JOBS (nproc)"
 	@echo "  check      GUEST_TESTS GUEST_TIMEOUT (1500 s) CHECK_FULL=1 HARNESS_TESTS"
+	@echo "             RESUME=1 (skip the stages this commit's last run finished)"
 	@echo "             PREFIXES (all) MUTATIONS (all) STRESS_TIMEOUT FAULTINJ_TIMEOUT"
 	@echo "  benchmarks REPS FRESH=1 BENCH_TIMEOUT; bench-swapoff: FILLS_MB KEEP_MB"
 	@echo "             DISK_MB ORD_MB ORD_DISK_MB PROFILE=1; bench-alloc and"

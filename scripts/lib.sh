@@ -153,6 +153,32 @@ count() {
 	fail=$((fail + f))
 }
 
+# Stages of a long run (make check-full takes about five hours here,
+# longer than a sitting): stage NAME says whether NAME must run, and
+# stage_done records what it counted in $STAGES.  With RESUME=1 a stage
+# that a run of the same $STAGE_ID already finished is not run again: its
+# counts are added as they were, failures included; a stage cut short
+# runs again.  Without RESUME the record starts empty.
+stage_init() {
+	mkdir -p "$(dirname "$STAGES")"
+	[ "${RESUME:-}" = 1 ] || : >"$STAGES"
+	touch "$STAGES"
+}
+
+stage() {
+	_stage=$1 _spass=$pass _sfail=$fail
+	_line=$(awk -v i="$STAGE_ID" -v n="$1" '$1 == i && $2 == n' "$STAGES" | tail -n1)
+	[ -z "$_line" ] && return 0
+	set -- $_line
+	pass=$((pass + $3)) fail=$((fail + $4))
+	echo "# resumed $2: $3 passed, $4 failed in an earlier run of this commit"
+	return 1
+}
+
+stage_done() {
+	echo "$STAGE_ID $_stage $((pass - _spass)) $((fail - _sfail))" >>"$STAGES"
+}
+
 # result NAME STATUS [WHY]: one "ok"/"not ok" line; counts into $pass/$fail.
 result() {
 	if [ "$2" -eq 0 ]; then
