@@ -87,5 +87,7 @@ k_base=$kb k_patched=$kp
 SELFTESTS= GUEST_EXTRA=$extra TIMEOUT=${BENCH_TIMEOUT:-1800}
 export SELFTESTS GUEST_EXTRA TIMEOUT
 bench_reps alloc alloc-bench bench_alloc.py
-python3 "$TOP/scripts/bench_alloc.py" report --csv "$csv" --cpus "$SMP" | tee "$out/alloc.txt"
+arch_load
+python3 "$TOP/scripts/bench_alloc.py" report --csv "$csv" --cpus "$SMP" \
+	--clocksource "$arch_clocksource" | tee "$out/alloc.txt"
 say "allocation benchmark took $(($(date +%s) - t_start)) s; results in $out"

@@ -115,7 +115,8 @@ if [ -n "$PROFILE" ]; then
 	python3 "$TOP/scripts/bench.py" phases-report --csv "$out/swapoff-phases.csv" \
 		--keep "$KEEP_MB" | tee "$out/swapoff-phases.txt"
 else
+	arch_load
 	python3 "$TOP/scripts/bench.py" report --csv "$csv" --svg "$out/swapoff.svg" \
-		--keep "$KEEP_MB" | tee "$out/swapoff.txt"
+		--keep "$KEEP_MB" --clocksource "$arch_clocksource" | tee "$out/swapoff.txt"
 fi
 say "make bench took $(($(date +%s) - t_start)) s; results in $out"

@@ -3,19 +3,15 @@
 #   VARIANT=base|patched   which tree (base commit, or the work tree)
 #   FLAVOR=plain|debug|kcsan|lockstat|profile|noswap|kunit (kunit: the suites,
 #   no debug options; profile: plain with the function graph tracer)
-#   ARCH=x86_64|i386|arm64 (arm64 cross-compiles with aarch64-linux-gnu-)
+#   ARCH=x86_64|i386|arm64|... (config/ARCH.config says how: arch_load)
 set -eu
 . "$(dirname "$0")/lib.sh"
 : "${VARIANT:=patched}"
 : "${FLAVOR:=plain}"
-: "${ARCH:=x86_64}"
 : "${JOBS:=$(nproc)}"
-case $ARCH in
-x86_64 | i386) cc=gcc image=arch/x86/boot/bzImage ;;
-arm64) cc=aarch64-linux-gnu-gcc image=arch/arm64/boot/Image
-	export CROSS_COMPILE=aarch64-linux-gnu- ;;
-*) die "ARCH must be x86_64, i386 or arm64, not '$ARCH'" ;;
-esac
+arch_load
+cc=$arch_cc image=$arch_image
+[ -z "$arch_cross" ] || export CROSS_COMPILE="$arch_cross"
 need make "$cc" flex bison bc ccache
 case $VARIANT in
 base) src=$(lastline "$TOP/scripts/tree.sh" base) || exit 1 ;;

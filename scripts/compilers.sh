@@ -1,8 +1,8 @@
 #!/bin/sh
 # check-full: the files the series touches, built by sparse (make C=1),
 # by clang (LLVM=-19, W=1) and, once scripts/cross.sh has configured those
-# kernels, by gcc W=1 for arm64 and i386, base against the whole series: no
-# warning the base does not have.  One result line per check.
+# kernels, by gcc W=1 for each other architecture config/ describes (arm64,
+# i386), base against the whole series: no warning the base does not have.  One result line per check.
 set -u
 . "$(dirname "$0")/lib.sh"
 pass=0 fail=0
@@ -30,10 +30,10 @@ warnings() {
 	# keeps qualifiers), the same on both sides of the comparison.
 	sparse) set -- "$2" C=1 CHECK="sparse -D__typeof_unqual__=__typeof__" ;;
 	clang) set -- "$2" LLVM=-19 W=1 ;;
-	arm64) obj=$BUILD/obj/arm64-w1 cfg=$BUILD/obj/arm64-patched-debug/.config
-		set -- "$2" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- W=1 ;;
-	i386) obj=$BUILD/obj/i386-w1 cfg=$BUILD/obj/i386-patched-kunit/.config
-		set -- "$2" ARCH=i386 W=1 ;;
+	*) ARCH=$1
+		arch_load
+		obj=$BUILD/obj/$1-w1 cfg=$BUILD/obj/$1-patched-$arch_flavor/.config
+		set -- "$2" ARCH="$1" CROSS_COMPILE="$arch_cross" W=1 ;;
 	esac
 	[ -r "$cfg" ] || { echo "no $cfg: build that test kernel first" >&2; return 1; }
 	mkdir -p "$obj"
@@ -57,7 +57,7 @@ warnings() {
 	sort -u "$obj/all.w"
 }
 
-for tool in ${TOOLS:-sparse clang arm64 i386}; do
+for tool in ${TOOLS:-sparse clang $(arch_list | tr ' ' '\n' | grep -vx x86_64)}; do
 	say "$tool on:$objs (log: $log)"
 	if ! warnings $tool "$base" >"$BUILD/logs/$tool-base.w"; then
 		result "$tool builds the base" 1 "see $log"

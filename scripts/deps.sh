@@ -4,10 +4,12 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 pkgs="build-essential flex bison bc libelf-dev libssl-dev cpio ccache
-	qemu-system-x86 busybox-static bash-static python3 git xz-utils file kmod $*"
-# ARCH=arm64: the cross compiler and QEMU for arm64.
-[ "${ARCH:-}" = arm64 ] &&
-	pkgs="$pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"
+	busybox-static bash-static python3 git xz-utils file kmod $*"
+# The default architecture's compiler and QEMU, and ARCH's (config/ARCH.config).
+for ARCH in x86_64 ${ARCH:-}; do
+	arch_load
+	pkgs="$pkgs $arch_packages"
+done
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

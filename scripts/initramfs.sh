@@ -3,32 +3,30 @@
 # programs, the kselftests named in $SELFTESTS built (static) from the
 # kernel tree SRC's tools/testing/selftests/mm with that directory's
 # run_vmtests.sh and bash-static to run it, and the kernel's modules
-# from $MODULES/lib/modules if that exists (modules_install's layout).  ARCH=arm64 builds them
-# with aarch64-linux-gnu-gcc and takes Debian's arm64 busybox.
+# from $MODULES/lib/modules if that exists (modules_install's layout).  For
+# another ARCH the programs are cross-built and busybox and bash come from
+# Debian's packages of that architecture (config/ARCH.config).
 set -eu
 . "$(dirname "$0")/lib.sh"
 out=$1
 src=${2:-}
 : "${SELFTESTS:=}"
-: "${ARCH:=x86_64}"
-case $ARCH in
-arm64)
-	cc=aarch64-linux-gnu-gcc
-	need cpio gzip "$cc"
-	bb=$(lastline "$TOP/scripts/debian-arm64.sh" busybox-static bin/busybox) ||
-		die "no arm64 busybox"
-	bash=
-	[ -z "$SELFTESTS" ] || bash=$(lastline "$TOP/scripts/debian-arm64.sh" bash-static bin/bash-static) ||
-		die "no arm64 bash" ;;
-*)
-	cc=gcc
-	need cpio gzip "$cc"
+arch_load
+cc=$arch_cc
+need cpio gzip "$cc"
+bash=
+if [ -n "$arch_debian_arch" ]; then
+	bb=$(lastline "$TOP/scripts/debian-static.sh" busybox-static bin/busybox) ||
+		die "no $ARCH busybox"
+	[ -z "$SELFTESTS" ] || bash=$(lastline "$TOP/scripts/debian-static.sh" bash-static bin/bash-static) ||
+		die "no $ARCH bash"
+else
 	bb=$(command -v busybox 2>/dev/null || echo /bin/busybox)
 	file -L "$bb" 2>/dev/null | grep -q 'statically linked' || bb=/bin/busybox
 	[ -x "$bb" ] || die "busybox-static is missing (run 'make deps')"
 	bash=/bin/bash-static
-	[ -z "$SELFTESTS" ] || [ -x "$bash" ] || die "bash-static is missing (run 'make deps')" ;;
-esac
+	[ -z "$SELFTESTS" ] || [ -x "$bash" ] || die "bash-static is missing (run 'make deps')"
+fi
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/bin" "$stage/tests" "$stage/dev" "$stage/proc" "$stage/sys" "$stage/tmp"
@@ -37,8 +35,8 @@ ln -s busybox "$stage/bin/sh"
 cp "$TOP/guest/init" "$stage/init"
 # qexit hands QEMU the exit status through an x86 I/O port; elsewhere the
 # init's reboot -f ends the run.
-if [ "$ARCH" = x86_64 ]; then
-	gcc -static -O2 -Wall -o "$stage/bin/qexit" "$TOP/guest/qexit.c" || die "cannot build qexit"
+if [ -n "$arch_qexit" ]; then
+	"$cc" -static -O2 -Wall -o "$stage/bin/qexit" "$TOP/guest/qexit.c" || die "cannot build qexit"
 fi
 for f in "$TOP"/guest/tests/*; do
 	case $f in

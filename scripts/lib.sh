@@ -37,6 +37,36 @@ lastline() {
 	printf '%s\n' "$_out" | tail -n1
 }
 
+# arch_load: the settings of $ARCH (default x86_64) as arch_KEY variables,
+# from the "#@ key=value" lines of config/$ARCH.config.  Everything the
+# harness knows about an architecture is in that one file: the cross
+# compiler prefix, the image, its Debian packages, QEMU and its arguments
+# (empty qemu: built, not booted), the console, the results channel
+# (serial: a second serial port; virtio: a virtio console), the
+# clocksource a sound guest reports, extra kernel arguments, whether the
+# guest's qexit can end QEMU with a status, which Debian architecture's
+# busybox and bash the guest takes (empty: the host's) and the `file`
+# name of its programs.  Adding an architecture is one new file.
+arch_load() {
+	: "${ARCH:=x86_64}"
+	_af=$TOP/config/$ARCH.config
+	grep -q '^#@ image=' "$_af" 2>/dev/null ||
+		die "unknown ARCH '$ARCH' (known: $(arch_list))"
+	arch_cross= arch_image= arch_packages= arch_qemu= arch_qemu_args= arch_console=
+	arch_results= arch_clocksource= arch_append= arch_qexit= arch_debian_arch= arch_elf=
+	eval "$(sed -n 's/^#@ \([a-z_]*\)=/arch_\1=/p' "$_af")"
+	arch_cc=${arch_cross}gcc
+	# The test kernel another architecture gets: the debug one where it
+	# boots, the KUnit suites without debug options where it only builds.
+	arch_flavor=kunit
+	[ -z "$arch_qemu" ] || arch_flavor=debug
+}
+
+# arch_list: the architectures config/ describes.
+arch_list() {
+	grep -l '^#@ image=' "$TOP"/config/*.config | sed 's|.*/||; s|\.config$||' | tr '\n' ' ' | sed 's/ $//'
+}
+
 # alloc_workload: the allocation workload's parameters (bench-alloc and
 # bench-lockstat): DISK_MB of zram in all, a memory cgroup of LIMIT_MB,
 # WORKERS writing WORKER_MB each, in a guest of MEM with SMP vCPUs.

@@ -3,7 +3,7 @@
 # separated TESTS in the guest, keep the logs under build/logs/NAME.* and
 # judge the run with results.py (its exit status is ours).
 #   SMP=2 MEM=3G TIMEOUT=900 ACCEL=tcg SRC=<tree for SELFTESTS> APPEND=...
-#   ARCH=x86_64|arm64 (arm64: QEMU's virt machine, results on a virtio console)
+#   ARCH=x86_64|arm64|... (config/ARCH.config: QEMU, console, results channel)
 #   QEMU_EXTRA=<more QEMU arguments>  NOJUDGE=1: stop after the guest, the
 #   caller judges (hibernate.sh joins two boots' logs)
 set -eu
@@ -17,21 +17,18 @@ name=$3
 : "${TIMEOUT:=900}"
 : "${ACCEL:=tcg,thread=multi}"
 : "${APPEND:=}"
-: "${ARCH:=x86_64}"
 con=$BUILD/logs/$name.console.log
 res=$BUILD/logs/$name.results.log
-case $ARCH in
-x86_64)
-	qemu=qemu-system-x86_64 clocksource=tsc con_dev=ttyS0
-	set -- -cpu max -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-		-serial "file:$con" -serial "file:$res" ;;
-arm64)
-	# pauth-impdef: TCG's architected pointer-auth hash is slow.
-	qemu=qemu-system-aarch64 clocksource=arch_sys_counter con_dev=ttyAMA0
-	set -- -M virt -cpu max,pauth-impdef=on -serial "file:$con" \
-		-chardev "file,id=res,path=$res" -device virtio-serial-device \
-		-device virtconsole,chardev=res ;;
-*) die "run-vm.sh boots ARCH=x86_64 or arm64, not '$ARCH'" ;;
+arch_load
+qemu=$arch_qemu
+[ -n "$qemu" ] || die "ARCH=$ARCH is built, not booted (config/$ARCH.config has no qemu=)"
+# The kernel's messages go to the first serial port; the guest writes its
+# results to a channel of their own.
+case $arch_results in
+serial) set -- -serial "file:$con" -serial "file:$res" ;;
+virtio) set -- -serial "file:$con" -chardev "file,id=res,path=$res" \
+	-device virtio-serial-device -device virtconsole,chardev=res ;;
+*) die "config/$ARCH.config: results=$arch_results is neither serial nor virtio" ;;
 esac
 need "$qemu" timeout python3
 [ -r "$kernel" ] || die "no kernel image at $kernel"
@@ -43,14 +40,14 @@ rm -f "$con" "$res"
 say "booting $name: $(basename "$(dirname "$(dirname "$(dirname "$(dirname "$kernel")")")")") smp=$SMP mem=$MEM tests=$tests (timeout ${TIMEOUT}s)"
 t0=$(date +%s)
 rc=0
-# shellcheck disable=SC2086 # QEMU_EXTRA is a list of arguments
-timeout -k 10 "$TIMEOUT" "$qemu" -accel "$ACCEL" "$@" ${QEMU_EXTRA:-} -smp "$SMP" -m "$MEM" \
+# shellcheck disable=SC2086 # QEMU_EXTRA and arch_qemu_args are lists of arguments
+timeout -k 10 "$TIMEOUT" "$qemu" -accel "$ACCEL" $arch_qemu_args "$@" ${QEMU_EXTRA:-} -smp "$SMP" -m "$MEM" \
 	-kernel "$kernel" -initrd "$initrd" -nographic -no-reboot -monitor none \
-	-append "console=$con_dev panic=-1 tsc=reliable loglevel=7 hung_task_timeout_secs=20 swapq.tests=$tests $APPEND" \
+	-append "console=$arch_console panic=-1 $arch_append loglevel=7 hung_task_timeout_secs=20 swapq.tests=$tests $APPEND" \
 	</dev/null >"$BUILD/logs/$name.qemu.log" 2>&1 || rc=$?
 el=$(($(date +%s) - t0))
 say "$name: guest ran ${el}s (qemu status $rc)"
 echo "qemu_status=$rc elapsed=$el" >>"$res"
 [ -z "${NOJUDGE:-}" ] || exit 0
 exec python3 "$TOP/scripts/results.py" judge --name "$name" --console "$con" --results "$res" \
-	--clocksource "$clocksource" ${STRICT_SKIP:+--skip-fails}
+	--clocksource "$arch_clocksource" ${STRICT_SKIP:+--skip-fails}

@@ -31,9 +31,10 @@ SWAPQ_CACHE=$T/cache2 DEB_VERSION=7.3.0-99 DEB_SHA256=0 \
 expect_fail missing-tool "missing tool 'no-such-tool-xyz'" sh -c ". '$TOP/scripts/lib.sh'; need no-such-tool-xyz"
 expect_fail vm-no-kernel 'no kernel image at' "$TOP/scripts/run-vm.sh" "$T/bzImage" sanity t
 VARIANT=neither expect_fail bad-variant 'VARIANT must be base or patched' "$TOP/scripts/build-kernel.sh"
-ARCH=sparc expect_fail bad-arch 'ARCH must be x86_64, i386 or arm64' "$TOP/scripts/build-kernel.sh"
+ARCH=sparc expect_fail bad-arch "unknown ARCH 'sparc' \\(known: arm64 i386 x86_64\\)" "$TOP/scripts/build-kernel.sh"
 : >"$T/Image"
-ARCH=i386 expect_fail vm-bad-arch 'boots ARCH=x86_64 or arm64' "$TOP/scripts/run-vm.sh" "$T/Image" sanity t
+ARCH=i386 expect_fail vm-arch-not-booted 'ARCH=i386 is built, not booted' "$TOP/scripts/run-vm.sh" "$T/Image" sanity t
+ARCH=sparc expect_fail vm-bad-arch "unknown ARCH 'sparc'" "$TOP/scripts/run-vm.sh" "$T/Image" sanity t
 
 # count: a step's closing line is added up; one that reports nothing, or
 # nothing run (0 and 0), is a failure of its own.
