@@ -38,6 +38,22 @@ export CCACHE_SLOPPINESS=time_macros
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
 export KBUILD_BUILD_USER=swapq KBUILD_BUILD_HOST=swapq
 mk() { make -s -C "$src" O="$obj" ARCH="$ARCH" CC="ccache $cc" "$@"; }
+# build TARGET...: make TARGET with kbuild's one line per file going to the
+# log, and a line a minute here saying how far it got (a cold debug build
+# takes a quarter of an hour).
+build() {
+	_from=$(($(wc -l <"$log") + 1))
+	make -C "$src" O="$obj" ARCH="$ARCH" CC="ccache $cc" -j"$JOBS" "$@" >>"$log" 2>&1 &
+	_pid=$!
+	_n=0
+	while kill -0 "$_pid" 2>/dev/null; do
+		sleep 5
+		_n=$((_n + 1))
+		[ $((_n % 12)) -ne 0 ] ||
+			say "... $*: $(tail -n "+$_from" "$log" | grep -cE '^  (CC|AS|LD|AR) ') files built, $(($(date +%s) - t0)) s"
+	done
+	wait "$_pid"
+}
 
 say "configuring $VARIANT/$FLAVOR kernel in $obj"
 # Regenerate into a scratch directory; replace .config only on change so
@@ -54,15 +70,17 @@ cmp -s "$cfg/.config" "$obj/.config" || cp "$cfg/.config" "$obj/.config"
 
 say "building $ARCH $VARIANT/$FLAVOR ${image##*/} (log: $log)"
 t0=$(date +%s)
-mk -j"$JOBS" "${image##*/}" >>"$log" 2>&1 || { tail -n 20 "$log" >&2; die "kernel build failed (see $log)"; }
+build "${image##*/}" || { tail -n 20 "$log" >&2; die "kernel build failed (see $log)"; }
 # The modules (zram, brd) go to swapq-modules/lib/modules/<release>, where
 # run-vm.sh finds them for the guest's /lib/modules.
 rm -rf "$obj/swapq-modules"
 if grep -qx CONFIG_MODULES=y "$obj/.config"; then
 	need depmod
-	mk -j"$JOBS" modules >>"$log" 2>&1 || { tail -n 20 "$log" >&2; die "module build failed (see $log)"; }
+	build modules || { tail -n 20 "$log" >&2; die "module build failed (see $log)"; }
 	mk INSTALL_MOD_PATH="$obj/swapq-modules" modules_install >>"$log" 2>&1 ||
 		die "modules_install failed (see $log)"
 fi
+# The uapi headers, for the kselftests built against this kernel.
+mk headers >>"$log" 2>&1 || die "make headers failed (see $log)"
 say "built in $(($(date +%s) - t0)) s"
 echo "$obj/$image"

@@ -133,7 +133,7 @@ if [ "${CHECK_FULL:-}" = 1 ]; then
 
 	if stage base-again; then
 		say "check-full: the base commit is the same when derived again from scratch"
-		set -- $("$TOP/scripts/fetch-base.sh" 2>/dev/null)
+		base_tree
 		deb=$(ls "$SWAPQ_CACHE"/apt/*.deb 2>/dev/null | head -n1)
 		if [ -z "${KERNEL_SRC:-}" ] && [ -n "$deb" ]; then
 			d=$(mktemp -d)
@@ -141,8 +141,8 @@ if [ "${CHECK_FULL:-}" = 1 ]; then
 			again=$(SWAPQ_CACHE=$d HOME=$d GIT_AUTHOR_NAME=other GIT_COMMITTER_NAME=other \
 				"$TOP/scripts/fetch-base.sh" 2>/dev/null | cut -d' ' -f2)
 			rm -rf "$d"
-			[ "$again" = "$2" ]
-			result base-commit-deterministic $? "derived $again, cached $2"
+			[ "$again" = "$base_commit" ]
+			result base-commit-deterministic $? "derived $again, cached $base_commit"
 		elif [ -n "${KERNEL_SRC:-}" ]; then
 			echo "# skip base-commit-deterministic: KERNEL_SRC is a tree of the user's, not derived"
 		else

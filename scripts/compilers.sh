@@ -7,8 +7,8 @@ set -u
 . "$(dirname "$0")/lib.sh"
 pass=0 fail=0
 "$TOP/scripts/deps.sh" sparse clang-19 lld-19 llvm-19 || die "cannot install sparse and clang-19"
-set -- $("$TOP/scripts/fetch-base.sh" 2>/dev/null)
-base=$2
+base_tree
+base=$base_commit
 work=$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null) || die "no work tree"
 src=$BUILD/compilers-src
 log=$BUILD/logs/compilers.log

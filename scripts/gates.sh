@@ -13,8 +13,8 @@ if [ -d "$work/.git" ]; then
 	# cannot know the upstream commits a changelog cites; a user's own
 	# tree (KERNEL_SRC) with history gets the check.
 	cp_opts="--strict --no-color --max-line-length=80"
-	set -- $("$TOP/scripts/fetch-base.sh" 2>/dev/null)
-	[ "$(git -C "$work" rev-list --count "${2:-HEAD}" 2>/dev/null)" = 1 ] &&
+	base_tree
+	[ "$(git -C "$work" rev-list --count "$base_commit" 2>/dev/null)" = 1 ] &&
 		cp_opts="$cp_opts --ignore UNKNOWN_COMMIT_ID"
 	for p in $("$TOP/scripts/tree.sh" prereqs) $("$TOP/scripts/tree.sh" patches); do
 		n=${p##*/}
@@ -29,7 +29,7 @@ if [ -d "$work/.git" ]; then
 	# kernel-doc: no warning in the touched C files that the base lacks.
 	base_src=$("$TOP/scripts/tree.sh" base 2>/dev/null | tail -n1)
 	"$TOP/scripts/kdoc-new.sh" "$base_src" "$work" $(git -C "$work" diff \
-		--name-only "$2" HEAD -- '*.c' '*.h' | grep -v '^tools/') \
+		--name-only "$base_commit" HEAD -- '*.c' '*.h' | grep -v '^tools/') \
 		>"$BUILD/logs/kdoc.log" 2>&1
 	grep -E '^(not )?ok ' "$BUILD/logs/kdoc.log"
 	count "$BUILD/logs/kdoc.log" kernel-doc

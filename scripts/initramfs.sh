@@ -1,8 +1,9 @@
 #!/bin/sh
 # initramfs.sh OUT [SRC]: busybox-static, the guest init, our guest
-# programs, the kselftests named in $SELFTESTS built (static) from the
-# kernel tree SRC's tools/testing/selftests/mm with that directory's
-# run_vmtests.sh and bash-static to run it, and the kernel's modules
+# programs, the kselftests named in $SELFTESTS built (static) by the kernel
+# tree SRC's tools/testing/selftests/mm/Makefile against the uapi headers in
+# $HEADERS, with that directory's run_vmtests.sh and bash-static to run
+# it, and the kernel's modules
 # from $MODULES/lib/modules if that exists (modules_install's layout).  For
 # another ARCH the programs are cross-built and busybox and bash come from
 # Debian's packages of that architecture (config/ARCH.config).
@@ -64,17 +65,23 @@ if [ -n "$SELFTESTS" ]; then
 	cp "$src/tools/testing/selftests/mm/run_vmtests.sh" "$stage/tests/" ||
 		die "no run_vmtests.sh in $src"
 fi
+# The kselftests, built by their own Makefile against the booted kernel's
+# uapi headers (build-kernel.sh installs them beside its objects).
+progs=
 for t in $SELFTESTS; do
 	[ -n "$src" ] || die "SELFTESTS given without a kernel tree"
-	c=$src/tools/testing/selftests/mm/$t.c
-	if [ ! -f "$c" ]; then
+	if [ ! -f "$src/tools/testing/selftests/mm/$t.c" ]; then
 		say "note: $t is not in $src; the guest will report it missing"
 		continue
 	fi
-	"$cc" -static -O2 -Wall -I"$src/tools/testing/selftests" \
-		-I"$src/tools/include/uapi" -o "$stage/tests/$t" "$c" -lpthread ||
-		die "cannot build selftest $t"
+	progs="$progs $t"
 done
+if [ -n "$progs" ]; then
+	# shellcheck disable=SC2086 # $progs is a list
+	selftests_make "$src" "$stage/tests" "${HEADERS:-}" $progs >"$stage/selftests.log" 2>&1 ||
+		die "cannot build the selftests$progs: $(tail -n 3 "$stage/selftests.log" | tr '\n' ' ')"
+	rm -f "$stage/selftests.log"
+fi
 chmod +x "$stage"/tests/*
 (cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -9) >"$out.tmp"
 mv "$out.tmp" "$out"

@@ -67,6 +67,35 @@ arch_list() {
 	grep -l '^#@ image=' "$TOP"/config/*.config | sed 's|.*/||; s|\.config$||' | tr '\n' ' ' | sed 's/ $//'
 }
 
+# base_tree: base_repo and base_commit, the base tree's repository and
+# commit as fetch-base.sh derives them (fetching it the first time); dies
+# after fetch-base.sh's own error when there is none.
+base_tree() {
+	_b=$("$TOP/scripts/fetch-base.sh") || die "no base tree (fetch-base.sh failed)"
+	set -- $_b
+	[ $# -eq 2 ] || die "fetch-base.sh printed '$_b', not REPO COMMIT"
+	base_repo=$1 base_commit=$2
+}
+
+# selftests_make SRC OUT HEADERS PROG...: the mm kselftests PROG, built into
+# OUT through SRC's tools/testing/selftests/mm/Makefile (its flags, its
+# helpers, its config probe) as static programs for $ARCH, against the uapi
+# headers in HEADERS (make headers of the kernel they will run on).
+# EXTRA_CFLAGS passes through: the prefix builds add -Werror.
+selftests_make() {
+	_src=$1 _out=$2 _hdr=$3
+	shift 3
+	[ -d "$_hdr/linux" ] || { echo "no kernel uapi headers in $_hdr" >&2; return 1; }
+	_t=
+	for _p; do _t="$_t $_out/$_p"; done
+	arch_load
+	mkdir -p "$_out"
+	# shellcheck disable=SC2086 # $_t is a list of targets
+	make -s -C "$_src/tools/testing/selftests/mm" OUTPUT="$_out" ARCH="$ARCH" \
+		CC="$arch_cc" LDFLAGS=-static KHDR_INCLUDES="-isystem $_hdr" \
+		EXTRA_CFLAGS="${EXTRA_CFLAGS:-}" $_t
+}
+
 # alloc_workload: the allocation workload's parameters (bench-alloc and
 # bench-lockstat): DISK_MB of zram in all, a memory cgroup of LIMIT_MB,
 # WORKERS writing WORKER_MB each, in a guest of MEM with SMP vCPUs.

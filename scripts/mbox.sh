@@ -28,8 +28,8 @@ esac
 poster="$name <$mail>"
 
 "$TOP/scripts/deps.sh" git-email libmailtools-perl || die "cannot install git-email"
-set -- $("$TOP/scripts/fetch-base.sh")
-commit=$2
+base_tree
+commit=$base_commit
 work=$(lastline "$TOP/scripts/tree.sh" work) || exit 1
 mkdir -p "$BUILD"
 addr=$(mktemp -d)

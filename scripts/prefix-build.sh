@@ -5,8 +5,8 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 pass=0 fail=0
-set -- $("$TOP/scripts/fetch-base.sh" 2>/dev/null)
-base=$2
+base_tree
+base=$base_commit
 work=$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null) || die "no work tree"
 src=$BUILD/prefix-src
 obj=$BUILD/obj/x86_64-prefix-debug
@@ -55,10 +55,15 @@ for c in $(git -C "$src" rev-list --reverse "$base..FETCH_HEAD"); do
 	new=$(comm -13 "$obj/base.w" "$obj/p.w")
 	[ -z "$new" ]
 	result "prefix $n builds W=1 clean ($subj)" $? "$new"
+	# The kselftest programs it touches, through their Makefile (-Wall
+	# there), with -Werror.
 	for t in $(git -C "$src" diff --name-only "$c^" "$c" -- 'tools/testing/selftests/mm/*.c'); do
-		gcc -Wall -Werror -O2 -I"$src/tools/testing/selftests" -o "$obj/selftest" \
-			"$src/$t" -lpthread >>"$log" 2>&1
-		result "prefix $n compiles $t -Wall -Werror" $? "see $log"
+		p=$(basename "$t" .c)
+		grep -Eq "^TEST_GEN_(FILES|PROGS) \+= $p\$" "$src/tools/testing/selftests/mm/Makefile" ||
+			continue
+		EXTRA_CFLAGS=-Werror selftests_make "$src" "$obj/selftests" \
+			"$BUILD/obj/x86_64-patched-debug/usr/include" "$p" >>"$log" 2>&1
+		result "prefix $n builds selftests/mm/$p -Wall -Werror" $? "see $log"
 	done
 done
 git -C "$src" checkout -q -f --detach FETCH_HEAD

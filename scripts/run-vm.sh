@@ -35,7 +35,8 @@ need "$qemu" timeout python3
 mkdir -p "$BUILD/logs"
 initrd=$BUILD/initramfs-$name.cpio.gz
 # build-kernel.sh installs the kernel's modules beside its objects.
-MODULES=${kernel%/arch/*}/swapq-modules "$TOP/scripts/initramfs.sh" "$initrd" "${SRC:-}"
+MODULES=${kernel%/arch/*}/swapq-modules HEADERS=${kernel%/arch/*}/usr/include \
+	"$TOP/scripts/initramfs.sh" "$initrd" "${SRC:-}"
 rm -f "$con" "$res"
 say "booting $name: $(basename "$(dirname "$(dirname "$(dirname "$(dirname "$kernel")")")")") smp=$SMP mem=$MEM tests=$tests (timeout ${TIMEOUT}s)"
 t0=$(date +%s)

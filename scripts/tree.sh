@@ -128,10 +128,9 @@ fmt_patch() {
 }
 
 base_info() {
-	set -- $("$TOP/scripts/fetch-base.sh")
-	[ $# -eq 2 ] || die "could not determine the base tree"
-	REPO=$1
-	COMMIT=$2
+	base_tree
+	REPO=$base_repo
+	COMMIT=$base_commit
 }
 
 check_base_commit() {

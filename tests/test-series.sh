@@ -3,8 +3,8 @@
 # guards that keep a half-applied or unexported tree from looking good.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/lib.sh"
-set -- $("$TOP/scripts/fetch-base.sh" 2>/dev/null)
-COMMIT=$2
+base_tree
+COMMIT=$base_commit
 export SERIES=$T/series WORK=$BUILD/test-work MBOX=$T/series.mbox
 # The fixture series applies to the bare base: no prerequisites.
 export PREREQS=$T/no-prereqs
