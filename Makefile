@@ -59,7 +59,7 @@ help:
 	@echo "  benchmarks REPS FRESH=1 BENCH_TIMEOUT; bench-swapoff: FILLS_MB KEEP_MB"
 	@echo "             DISK_MB ORD_MB ORD_DISK_MB PROFILE=1; bench-alloc and"
 	@echo "             bench-lockstat: DEVS STEPS DISK_MB LIMIT_MB WORKERS WORKER_MB"
-	@echo "             NDEVS; hibernate.sh: HIBERNATE_MB DISK_MB"
+	@echo "             (bench-lockstat: NDEVS, 1 4 16); hibernate.sh: HIBERNATE_MB DISK_MB"
 
 deps:
 	@scripts/deps.sh

@@ -47,46 +47,8 @@ kp=$(VARIANT=patched FLAVOR=$flavor lastline "$TOP/scripts/build-kernel.sh") || 
 
 # The guest side: the series' own kselftest, driven with bench sizes.
 extra=$out/guest
-mkdir -p "$extra"
-cat >"$extra/swapoff-bench" <<EOS
-#!/bin/sh
-tr=/sys/kernel/tracing
-if [ -n "$PROFILE" ]; then
-	mount -t tracefs nodev \$tr 2>/dev/null
-	echo 0 >\$tr/tracing_on
-	echo '*sys_swapoff' >\$tr/set_graph_function || echo "# PROFILE: no tracer"
-	echo bdev_release >>\$tr/set_graph_function 2>/dev/null
-	# Hook only swapoff and the functions it is made of: a hook on every
-	# function (the default) slows the parts by how many calls they make.
-	# Names a kernel lacks are refused and skipped.
-	for f in '*sys_swapoff' try_to_unuse find_next_to_unuse wait_for_allocation \
-		shmem_unuse unuse_mm unuse_pte_range swap_cache_get_folio folio_free_swap \
-		synchronize_rcu wait_for_completion flush_work percpu_ref_kill_and_confirm \
-		free_swap_cluster_info free_swap_cluster_hints swap_cluster_free_table \
-		zswap_swapoff swap_cgroup_swapoff exit_swap_address_space \
-		destroy_swap_extents file_open_name filp_close kvfree vfree free_percpu \
-		swap_queue_publish reinsert_swap_info del_from_avail_list bdev_release \\
-		zram_release zram_reset_device; do
-		echo "\$f" >>\$tr/set_ftrace_filter 2>/dev/null
-	done
-	echo 3 >\$tr/max_graph_depth
-	echo 1 >\$tr/options/funcgraph-tail
-	echo 0 >\$tr/options/funcgraph-irqs
-	echo 65536 >\$tr/buffer_size_kb
-	echo function_graph >\$tr/current_tracer
-	echo 1 >\$tr/tracing_on
-fi
-SWAPOFF_DISK_MB=$DISK_MB SWAPOFF_FILLS_MB=$fills SWAPOFF_KEEP_MB=$KEEP_MB \\
-	/tests/swapoff -r swapoff.zram.fill_levels
-if [ -n "$PROFILE" ]; then
-	echo 0 >\$tr/tracing_on
-	sed 's/^/SWAPQ-TRACE /' \$tr/trace
-	echo nop >\$tr/current_tracer
-fi
-SWAPOFF_DISK_MB=$ORD_DISK_MB SWAPOFF_DATA_MB=$ORD_MB \\
-	/tests/swapoff -r swapoff.zram.data_intact
-EOS
-chmod +x "$extra/swapoff-bench"
+stage_bench_guest "$extra" swapoff-bench PROFILE="$PROFILE" DISK_MB="$DISK_MB" FILLS="$fills" \
+	KEEP_MB="$KEEP_MB" ORD_DISK_MB="$ORD_DISK_MB" ORD_MB="$ORD_MB"
 
 params="warmup=1${PROFILE:+ profile} fills=$fills keep=$KEEP_MB disk=$DISK_MB ord=$ORD_MB/$ORD_DISK_MB smp=$SMP mem=$MEM"
 if [ -f "$csv" ] && ! grep -qF "# $params" "$csv"; then

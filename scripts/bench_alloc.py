@@ -3,7 +3,6 @@
 
   bench_alloc.py collect --kernel K --rep N --results LOG   print CSV rows
   bench_alloc.py report --csv CSV                          the table
-  bench_alloc.py lockstat --base LOG --patched LOG         lock_stat table
 
 The report gives, per device count, medians [min..max] over the reps of
 base and patched and the patched/base ratio of the medians with its
@@ -88,46 +87,6 @@ def report(a):
     return 1 if bad else 0
 
 
-# The lock classes of the swap allocator, by the names lockdep gives them.
-SWAP_LOCKS = re.compile(r"swap|cluster|&p->lock|&si->lock")
-
-
-def lock_stat(path):
-    """Contentions and acquisitions per lock class, from a guest's dump."""
-    stats, on = {}, False
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            if "SWAPQ-LOCKSTAT-BEGIN" in line:
-                on = True
-            elif "SWAPQ-LOCKSTAT-END" in line:
-                on = False
-            elif on:
-                m = re.match(r"\s*(\S.*?):\s+(\d+)\s+(\d+)\s+[\d.]+\s+[\d.]+\s+([\d.]+)"
-                             r"\s+[\d.]+\s+(\d+)\s+(\d+)", line)
-                if m and m.group(1) not in stats:
-                    stats[m.group(1)] = (int(m.group(3)), float(m.group(4)), int(m.group(6)))
-    return stats
-
-
-def lockstat(a):
-    b, p = lock_stat(a.base), lock_stat(a.patched)
-    if not b or not p:
-        print("lockstat: no lock_stat dump in %s" % (a.base if not b else a.patched))
-        return 1
-    print("lock_stat, QEMU TCG, 2 vCPUs, the allocation workload once per kernel:")
-    print("contentions / acquisitions (wait time total, us)\n")
-    print("%-28s %-32s %s" % ("lock class", "base", "patched"))
-    names = sorted(n for n in set(b) | set(p) if SWAP_LOCKS.search(n))
-    names.sort(key=lambda n: -max(b.get(n, (0, 0, 0))[2], p.get(n, (0, 0, 0))[2]))
-    for name in names:
-        cell = []
-        for s in (b, p):
-            c = s.get(name)
-            cell.append("%d / %d (%.0f)" % (c[0], c[2], c[1]) if c else "not taken")
-        print("%-28s %-32s %s" % (name, cell[0], cell[1]))
-    return 0
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -136,11 +95,8 @@ def main():
     r.add_argument("--csv", required=True)
     r.add_argument("--cpus", type=int, default=2)
     r.add_argument("--clocksource", default="tsc")
-    s = sub.add_parser("lockstat")
-    s.add_argument("--base", required=True)
-    s.add_argument("--patched", required=True)
     a = p.parse_args()
-    return {"collect": collect, "report": report, "lockstat": lockstat}[a.cmd](a)
+    return {"collect": collect, "report": report}[a.cmd](a)
 
 
 if __name__ == "__main__":

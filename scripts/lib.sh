@@ -105,14 +105,28 @@ alloc_workload() {
 	export MEM SMP
 }
 
-# stage_bench_guest DIR: the guest side of the allocation benchmarks in DIR
-# (GUEST_EXTRA): usemem, built static, and the shell functions.
+# stage_bench_guest DIR NAME [KEY=VALUE...]: the guest side of a benchmark
+# in DIR (GUEST_EXTRA): guest/bench/NAME, the program the guest runs, the
+# shell functions it may source (/tests/bench-lib), usemem built static,
+# and the benchmark's parameters as KEY='VALUE' lines in
+# /tests/bench-params, which NAME sources.
 stage_bench_guest() {
-	rm -rf "$1"
-	mkdir -p "$1"
-	gcc -static -O2 -Wall -o "$1/usemem" "$TOP/guest/bench/usemem.c" ||
+	_d=$1 _name=$2
+	shift 2
+	rm -rf "$_d"
+	mkdir -p "$_d"
+	arch_load
+	"$arch_cc" -static -O2 -Wall -o "$_d/usemem" "$TOP/guest/bench/usemem.c" ||
 		die "cannot build guest/bench/usemem.c"
-	cp "$TOP/guest/bench/lib.sh" "$1/bench-lib"
+	cp "$TOP/guest/bench/lib.sh" "$_d/bench-lib"
+	cp "$TOP/guest/bench/$_name" "$_d/$_name" || die "no guest/bench/$_name"
+	: >"$_d/bench-params"
+	for _kv; do
+		case ${_kv#*=} in
+		*"'"*) die "bench parameter $_kv: no quotes, please" ;;
+		esac
+		printf "%s='%s'\n" "${_kv%%=*}" "${_kv#*=}" >>"$_d/bench-params"
+	done
 }
 
 # bench_reps KIND TEST COLLECTOR: boot each kernel named in $kernels

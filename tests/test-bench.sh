@@ -58,3 +58,27 @@ if [ "$got" = "    patched/base: 1.25 [1.25..1.25] over 3 pairs" ]; then
 else
 	notok hibernate-report-slot "$got"
 fi
+# The lock_stat collector: per device count, each class's first line (its
+# total), not the call-site lines under it; the report's ratio.
+printf '%s\n' 'SWAPQ-FACT cpus=2 clocksource=tsc' 'SWAPQ-LOCKSTAT-BEGIN devs=4' \
+	'                 &ci->lock:          10          40           0.10          5.00         120.00           3.00         500         900           0.10           1.00          50.00           0.05' \
+	'                 &ci->lock          30          [<0>] cluster_alloc_swap_entry+0x1/0x2' \
+	'SWAPQ-LOCKSTAT-END' >"$T/ls.log"
+got=$(python3 bench_lockstat.py collect --kernel base --rep 1 --results "$T/ls.log")
+if [ "$got" = "base,1,4,&ci->lock,40,120.00,900,2,tsc" ]; then
+	ok lockstat-collect
+else
+	notok lockstat-collect "$got"
+fi
+{
+	echo 'kernel,rep,devs,lock,contentions,wait_us,acquisitions,cpus,clocksource'
+	for r in 1 2 3; do
+		echo "base,$r,4,&ci->lock,40,1.0,900,2,tsc"
+		echo "patched,$r,4,&ci->lock,20,1.0,900,2,tsc"
+	done
+} >"$T/ls.csv"
+if python3 bench_lockstat.py report --csv "$T/ls.csv" | grep -q '&ci->lock .* 0.50 \[0.50..0.50\]'; then
+	ok lockstat-report-ratio
+else
+	notok lockstat-report-ratio "$(python3 bench_lockstat.py report --csv "$T/ls.csv" 2>&1 | tail -n 2)"
+fi

@@ -1,5 +1,5 @@
-# Guest side of the benchmarks: sourced by the scripts that
-# scripts/bench-alloc.sh and scripts/bench-lockstat.sh generate.  busybox sh.
+# Guest side of the benchmarks: sourced by the programs of guest/bench/
+# (their /tests/bench-lib).  busybox sh.
 
 # bench_begin NAME: one TAP case named NAME, which needs zram and a memory
 # cgroup.
