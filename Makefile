@@ -6,8 +6,9 @@ VARIANT ?= patched
 DEBUG ?=
 KCSAN ?=
 FLAVOR ?= $(if $(KCSAN),kcsan,$(if $(DEBUG),debug,plain))
-TESTS ?= sanity,swapoff
-SELFTESTS ?= swapoff swap_devices
+# The defaults are scripts/lib.sh's SERIES_TESTS and SERIES_SELFTESTS.
+TESTS ?= $(shell sed -n 's/^SERIES_TESTS=//p' scripts/lib.sh)
+SELFTESTS ?= $(shell sed -n 's/^SERIES_SELFTESTS="\(.*\)"$$/\1/p' scripts/lib.sh)
 ARCH ?= x86_64
 export BUILD VARIANT FLAVOR KERNEL_SRC KERNEL_REF SWAPQ_CACHE SELFTESTS ARCH
 
@@ -51,7 +52,7 @@ help:
 	@echo
 	@echo "Parameters (environment or make VAR=...), defaults in ():"
 	@echo "  guest      SMP (2) MEM (3G; bench-swapoff 6G) TIMEOUT (900 s)"
-	@echo "             TESTS (boot) SELFTESTS (swapoff swap_devices) JOBS (nproc)"
+	@echo "             TESTS ($(TESTS)) SELFTESTS ($(SELFTESTS)) JOBS (nproc)"
 	@echo "  check      GUEST_TESTS GUEST_TIMEOUT (1500 s) CHECK_FULL=1 HARNESS_TESTS"
 	@echo "             RESUME=1 (skip the stages this commit's last run finished)"
 	@echo "             PREFIXES (all) MUTATIONS (all) STRESS_TIMEOUT FAULTINJ_TIMEOUT"

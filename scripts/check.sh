@@ -5,8 +5,8 @@
 # kselftest case; a skip counts as a failure (our config enables all).
 set -u
 . "$(dirname "$0")/lib.sh"
-: "${GUEST_TESTS:=sanity,vmtests-swap}"
-: "${SELFTESTS:=swapoff swap_devices}"
+: "${GUEST_TESTS:=$SERIES_TESTS}"
+: "${SELFTESTS:=$SERIES_SELFTESTS}"
 export SELFTESTS
 pass=0 fail=0
 t_start=$(date +%s)

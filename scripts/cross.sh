@@ -13,7 +13,9 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 pass=0 fail=0
-: "${CROSS_TESTS:=sanity,swapoff,swap_devices}"
+: "${CROSS_TESTS:=$SERIES_TESTS}"
+: "${SELFTESTS:=$SERIES_SELFTESTS}"
+export SELFTESTS
 : "${CROSS_ARCHES:=$(arch_list | tr ' ' '\n' | grep -vx x86_64 | tr '\n' ' ')}"
 src=$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null) || die "no work tree"
 

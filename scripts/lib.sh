@@ -13,6 +13,13 @@ export GIT_COMMITTER_NAME="swapq harness" GIT_COMMITTER_EMAIL="swapq@localhost"
 # Messages we parse and files we sort come out the same under any locale.
 export LC_ALL=C
 
+# The one list of what a test guest runs unless told otherwise: the sanity
+# checks and the series' kselftests through their own runner
+# (guest/tests/vmtests-swap), and the kselftests the series adds, which are
+# built into the guest for it.  The Makefile reads both lines.
+SERIES_TESTS=sanity,vmtests-swap
+SERIES_SELFTESTS="swapoff swap_devices"
+
 # pgit ARGS...: git with nothing taken from the machine: no system or user
 # configuration (apply.whitespace, diff.algorithm, core.autocrlf, format.*
 # would change what is applied or written), and object names abbreviated

@@ -11,7 +11,7 @@
 #                                 one well-formed "Expect-fail:" line
 set -u
 . "$(dirname "$0")/lib.sh"
-: "${SELFTESTS:=swapoff swap_devices}"
+: "${SELFTESTS:=$SERIES_SELFTESTS}"
 pass=0 fail=0
 
 # expect_of PATCH: the one case PATCH must make fail; fails (with the

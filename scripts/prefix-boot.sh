@@ -35,7 +35,7 @@ for n in $PREFIXES; do
 	[ -n "$sha" ] || { result "prefix-$n" 1 "the series has no patch $n"; continue; }
 	say "prefix $n/$total: $(git -C "$work" log -1 --format=%s "$sha")"
 	tests=sanity selftests=
-	for t in swapoff swap_devices; do
+	for t in $SERIES_SELFTESTS; do
 		git -C "$work" cat-file -e "$sha:tools/testing/selftests/mm/$t.c" 2>/dev/null || continue
 		tests="$tests,$t" selftests="$selftests $t"
 	done
