@@ -26,7 +26,6 @@ alloc_workload
 out=$BUILD/bench
 csv=$out/alloc.csv
 mkdir -p "$out"
-[ "${FRESH:-}" = 1 ] && rm -f "$csv"
 t_start=$(date +%s)
 
 "$TOP/scripts/deps.sh"
@@ -48,12 +47,7 @@ stage_bench_guest "$extra" alloc-bench DEVS="$DEVS" DISK_MB="$DISK_MB" LIMIT_MB=
 	WORKERS="$WORKERS" WORKER_MB="$WORKER_MB"
 
 params="kernels=$kernels devs=$DEVS disk=$DISK_MB limit=$LIMIT_MB workers=$WORKERS x $WORKER_MB smp=$SMP mem=$MEM"
-if [ -f "$csv" ] && ! grep -qF "# $params" "$csv"; then
-	say "build/bench/alloc.csv was made with other parameters; starting over"
-	rm -f "$csv"
-fi
-[ -f "$csv" ] || printf '# %s\n%s\n' "$params" \
-	"kernel,rep,devs,elapsed_ms,sys_ms,out_mibs,in_mibs,peak_kb,cpus,clocksource" >"$csv"
+bench_csv "$params" kernel,rep,devs,elapsed_ms,sys_ms,out_mibs,in_mibs,peak_kb,cpus,clocksource
 
 k_base=$kb k_patched=$kp
 SELFTESTS= GUEST_EXTRA=$extra TIMEOUT=${BENCH_TIMEOUT:-1800}

@@ -20,7 +20,6 @@ alloc_workload
 out=$BUILD/bench
 csv=$out/lockstat.csv
 mkdir -p "$out"
-[ "${FRESH:-}" = 1 ] && rm -f "$csv"
 t_start=$(date +%s)
 
 "$TOP/scripts/deps.sh"
@@ -32,12 +31,7 @@ stage_bench_guest "$extra" lockstat-bench NDEVS="$NDEVS" DISK_MB="$DISK_MB" LIMI
 	WORKERS="$WORKERS" WORKER_MB="$WORKER_MB"
 
 params="ndevs=$NDEVS disk=$DISK_MB limit=$LIMIT_MB workers=$WORKERS x $WORKER_MB smp=$SMP mem=$MEM"
-if [ -f "$csv" ] && ! grep -qF "# $params" "$csv"; then
-	say "build/bench/lockstat.csv was made with other parameters; starting over"
-	rm -f "$csv"
-fi
-[ -f "$csv" ] || printf '# %s\nkernel,rep,devs,lock,contentions,wait_us,acquisitions,cpus,clocksource\n' \
-	"$params" >"$csv"
+bench_csv "$params" kernel,rep,devs,lock,contentions,wait_us,acquisitions,cpus,clocksource
 
 kernels="base patched" k_base=$kb k_patched=$kp
 SELFTESTS= GUEST_EXTRA=$extra TIMEOUT=${BENCH_TIMEOUT:-1800}

@@ -12,11 +12,10 @@ export MEM SMP
 out=$BUILD/bench
 csv=$out/mthp.csv
 mkdir -p "$out"
-[ "${FRESH:-}" = 1 ] && rm -f "$csv"
 "$TOP/scripts/deps.sh"
 kb=$(VARIANT=base FLAVOR=plain lastline "$TOP/scripts/build-kernel.sh") || die "base kernel build failed"
 kp=$(VARIANT=patched FLAVOR=plain lastline "$TOP/scripts/build-kernel.sh") || die "patched kernel build failed"
-[ -f "$csv" ] || echo "kernel,rep,scenario,faulted,swpout,swpout_fallback,cpus,clocksource" >"$csv"
+bench_csv "smp=$SMP mem=$MEM" kernel,rep,scenario,faulted,swpout,swpout_fallback,cpus,clocksource
 kernels="base patched" k_base=$kb k_patched=$kp
 SELFTESTS= TIMEOUT=${BENCH_TIMEOUT:-900}
 export SELFTESTS TIMEOUT

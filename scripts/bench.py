@@ -305,6 +305,20 @@ def add_collect(sub):
         c.add_argument(opt, required=True)
 
 
+def cli(doc, collect, report, report_opts=()):
+    """The command line of a benchmark's script: collect (add_collect) and
+    report --csv CSV, with report_opts ((option, argparse keywords), ...)."""
+    p = argparse.ArgumentParser(description=doc.splitlines()[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    add_collect(sub)
+    r = sub.add_parser("report")
+    r.add_argument("--csv", required=True)
+    for opt, kw in report_opts:
+        r.add_argument(opt, **kw)
+    a = p.parse_args()
+    return {"collect": collect, "report": report}[a.cmd](a)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)

@@ -36,7 +36,6 @@ csv=$out/swapoff${PROFILE:+-profile}.csv
 flavor=plain
 [ -n "$PROFILE" ] && flavor=profile
 mkdir -p "$out"
-[ "${FRESH:-}" = 1 ] && rm -f "$csv"
 t_start=$(date +%s)
 
 "$TOP/scripts/deps.sh"
@@ -51,11 +50,7 @@ stage_bench_guest "$extra" swapoff-bench PROFILE="$PROFILE" DISK_MB="$DISK_MB" F
 	KEEP_MB="$KEEP_MB" ORD_DISK_MB="$ORD_DISK_MB" ORD_MB="$ORD_MB"
 
 params="warmup=1${PROFILE:+ profile} fills=$fills keep=$KEEP_MB disk=$DISK_MB ord=$ORD_MB/$ORD_DISK_MB smp=$SMP mem=$MEM"
-if [ -f "$csv" ] && ! grep -qF "# $params" "$csv"; then
-	say "build/bench/swapoff.csv was made with other parameters; starting over"
-	rm -f "$csv"
-fi
-[ -f "$csv" ] || printf '# %s\nkernel,rep,kind,fill_mb,keep_mb,swapcache_kb,ms,cpus,clocksource\n' "$params" >"$csv"
+bench_csv "$params" kernel,rep,kind,fill_mb,keep_mb,swapcache_kb,ms,cpus,clocksource
 
 kernels="base patched" k_base=$kb k_patched=$kp
 SRC=$src SELFTESTS=swapoff GUEST_EXTRA=$extra TIMEOUT=${BENCH_TIMEOUT:-2400}

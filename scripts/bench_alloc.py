@@ -11,13 +11,12 @@ spread of usage over the devices at the peak (most/least used).  It fails
 (exit 1) when a run did not use swap at all or did not have the vCPUs the
 guest was given (--cpus, SMP) and the architecture's clocksource.
 """
-import argparse
 import csv
 import re
 import statistics
 import sys
 
-from bench import add_collect, emit
+from bench import cli, emit
 from stats import fmt_ci, ratio_ci
 from results import read_fact
 
@@ -88,16 +87,8 @@ def report(a):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    sub = p.add_subparsers(dest="cmd", required=True)
-    add_collect(sub)
-    r = sub.add_parser("report")
-    r.add_argument("--csv", required=True)
-    r.add_argument("--cpus", type=int, default=2)
-    r.add_argument("--clocksource", default="tsc")
-    a = p.parse_args()
-    return {"collect": collect, "report": report}[a.cmd](a)
-
+    return cli(__doc__, collect, report, (("--cpus", {"type": int, "default": 2}),
+                                          ("--clocksource", {"default": "tsc"})))
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -14,13 +14,12 @@ medians with its bootstrap 95% interval over the interleaved pairs
 (scripts/stats.py; none with fewer than 3 pairs).  lock_stat slows every
 lock down: these counts compare the kernels, the times are not timings.
 """
-import argparse
 import csv
 import re
 import statistics
 import sys
 
-from bench import add_collect, emit
+from bench import cli, emit
 from results import read_fact
 from stats import fmt_ci, ratio_ci
 
@@ -93,15 +92,7 @@ def report(a):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    sub = p.add_subparsers(dest="cmd", required=True)
-    add_collect(sub)
-    r = sub.add_parser("report")
-    r.add_argument("--csv", required=True)
-    r.add_argument("--clocksource", default="tsc")
-    a = p.parse_args()
-    return {"collect": collect, "report": report}[a.cmd](a)
-
+    return cli(__doc__, collect, report, (("--clocksource", {"default": "tsc"}),))
 
 if __name__ == "__main__":
     sys.exit(main())

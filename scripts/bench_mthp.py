@@ -8,13 +8,12 @@ guest/tests/mthp.c prints, per scenario, how many 64 KiB folios went out
 whole (swpout) and how many were split first (swpout_fallback).  The
 report gives the medians [min..max] over the boots of each kernel.
 """
-import argparse
 import csv
 import re
 import statistics
 import sys
 
-from bench import add_collect, emit
+from bench import cli, emit
 from results import read_fact
 
 LINE = re.compile(r"# mthp (\w+): faulted=(-?\d+) swpout=(-?\d+) swpout_fallback=(-?\d+)")
@@ -41,7 +40,7 @@ def cell(vals):
 def report(a):
     data = {}
     with open(a.csv, encoding="utf-8") as f:
-        for r in csv.DictReader(f):
+        for r in csv.DictReader(l for l in f if not l.startswith("#")):
             d = data.setdefault(r["scenario"], {}).setdefault(r["kernel"], {})
             for k in ("faulted", "swpout", "swpout_fallback"):
                 d.setdefault(k, []).append(int(r[k]))
@@ -59,14 +58,7 @@ def report(a):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    sub = p.add_subparsers(dest="cmd", required=True)
-    add_collect(sub)
-    r = sub.add_parser("report")
-    r.add_argument("--csv", required=True)
-    a = p.parse_args()
-    return {"collect": collect, "report": report}[a.cmd](a)
-
+    return cli(__doc__, collect, report)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -136,6 +136,18 @@ stage_bench_guest() {
 	done
 }
 
+# bench_csv PARAMS HEADER: $csv, a benchmark's raw data, kept for a rerun
+# to resume when it was made with PARAMS, started over (a "# PARAMS" line,
+# then the CSV HEADER) when not; FRESH=1 always starts over.
+bench_csv() {
+	[ "${FRESH:-}" = 1 ] && rm -f "$csv"
+	if [ -f "$csv" ] && ! grep -qxF "# $1" "$csv"; then
+		say "${csv#"$BUILD"/} was made with other parameters; starting over"
+		rm -f "$csv"
+	fi
+	[ -f "$csv" ] || printf '# %s\n%s\n' "$1" "$2" >"$csv"
+}
+
 # bench_reps KIND TEST COLLECTOR: boot each kernel named in $kernels
 # ($k_NAME is its image) $REPS times, in an order that rotates from one rep
 # to the next, running the guest test TEST as build/logs/bench-KIND-NAME-REP.*,

@@ -8,6 +8,11 @@ trap 'rm -rf "$T"' EXIT
 ok() { echo "ok $1"; }
 notok() { echo "not ok $1 - $2"; }
 
+# expect_eq NAME GOT WANT: ok when GOT is WANT.
+expect_eq() {
+	if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "got '$2', want '$3'"; fi
+}
+
 # expect_fail NAME PATTERN CMD...: CMD must exit non-zero and print PATTERN
 # (a grep -E pattern) on stdout or stderr, in one line.
 expect_fail() {

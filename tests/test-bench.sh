@@ -64,12 +64,8 @@ printf '%s\n' 'SWAPQ-FACT cpus=2 clocksource=tsc' 'SWAPQ-LOCKSTAT-BEGIN devs=4' 
 	'                 &ci->lock:          10          40           0.10          5.00         120.00           3.00         500         900           0.10           1.00          50.00           0.05' \
 	'                 &ci->lock          30          [<0>] cluster_alloc_swap_entry+0x1/0x2' \
 	'SWAPQ-LOCKSTAT-END' >"$T/ls.log"
-got=$(python3 bench_lockstat.py collect --kernel base --rep 1 --results "$T/ls.log")
-if [ "$got" = "base,1,4,&ci->lock,40,120.00,900,2,tsc" ]; then
-	ok lockstat-collect
-else
-	notok lockstat-collect "$got"
-fi
+expect_eq lockstat-collect "$(python3 bench_lockstat.py collect --kernel base --rep 1 --results "$T/ls.log")" \
+	"base,1,4,&ci->lock,40,120.00,900,2,tsc"
 {
 	echo 'kernel,rep,devs,lock,contentions,wait_us,acquisitions,cpus,clocksource'
 	for r in 1 2 3; do

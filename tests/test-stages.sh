@@ -28,13 +28,9 @@ run_stages() {
 	echo "ran:$ran; $pass passed, $fail failed"
 }
 
-check() {
-	if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "got '$2', want '$3'"; fi
-}
-
 STAGE_ID=one
-check stages-first-run "$(run_stages | tail -n1)" "ran: a b c; 2 passed, 1 failed"
-check stages-resume "$(RESUME=1 run_stages | tail -n1)" "ran: c; 2 passed, 1 failed"
+expect_eq stages-first-run "$(run_stages | tail -n1)" "ran: a b c; 2 passed, 1 failed"
+expect_eq stages-resume "$(RESUME=1 run_stages | tail -n1)" "ran: c; 2 passed, 1 failed"
 # The count a resumed stage adds is the one it recorded, said as such.
 if RESUME=1 run_stages | grep -q '^# resumed b: 0 passed, 1 failed'; then
 	ok stages-resume-says-so
@@ -42,6 +38,6 @@ else
 	notok stages-resume-says-so "no '# resumed b' line"
 fi
 STAGE_ID=two
-check stages-other-commit "$(RESUME=1 run_stages | tail -n1)" "ran: a b c; 2 passed, 1 failed"
+expect_eq stages-other-commit "$(RESUME=1 run_stages | tail -n1)" "ran: a b c; 2 passed, 1 failed"
 STAGE_ID=one
-check stages-no-resume "$(run_stages | tail -n1)" "ran: a b c; 2 passed, 1 failed"
+expect_eq stages-no-resume "$(run_stages | tail -n1)" "ran: a b c; 2 passed, 1 failed"
