@@ -35,26 +35,9 @@ warnings() {
 		obj=$BUILD/obj/$1-w1 cfg=$BUILD/obj/$1-patched-$arch_flavor/.config
 		set -- "$2" ARCH="$1" CROSS_COMPILE="$arch_cross" W=1 ;;
 	esac
-	[ -r "$cfg" ] || { echo "no $cfg: build that test kernel first" >&2; return 1; }
-	mkdir -p "$obj"
 	rev=$1
 	shift
-	git -C "$src" checkout -q -f --detach "$rev" || return 1
-	cp "$cfg" "$obj/.config"
-	make -s -C "$src" O="$obj" "$@" olddefconfig >>"$log" 2>&1 || return 1
-	: >"$obj/all.w"
-	for o in $objs; do
-		rm -f "$obj/$o"
-		make -s -C "$src" O="$obj" "$@" "$o" >>"$log" 2>"$obj/w.txt" ||
-			{ cat "$obj/w.txt" >>"$log"; return 1; }
-		cat "$obj/w.txt" >>"$log"
-		grep -E 'warning:|error:' "$obj/w.txt" | sed -E 's/:[0-9]+:[0-9]+:/:/' >>"$obj/all.w"
-		if grep -q "is not available or not up to date" "$obj/w.txt"; then
-			echo "the checker did not run (see $log)" >&2
-			return 1
-		fi
-	done
-	sort -u "$obj/all.w"
+	warnings_at "$src" "$obj" "$cfg" "$rev" "$objs" "$@"
 }
 
 for tool in ${TOOLS:-sparse clang $(arch_list | tr ' ' '\n' | grep -vx x86_64)}; do

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The harness's own checks can fail.  Each deliberate breakage under
-# tests/harness-mutations/ is applied to a copy of scripts/, tests/ and
+# tests/harness-mutations/ is applied to a copy of scripts/, tests/, config/ and
 # guest/ (the mutation headers name guest programs), the harness test
 # file its "Expect-red: FILE:TEST" line names is run there, and TEST must
 # turn red.  Then each splat pattern of results.py
@@ -13,7 +13,7 @@ t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 copy() {
 	rm -rf "$t/c" && mkdir -p "$t/c" &&
-		cp -r "$TOP/scripts" "$TOP/tests" "$TOP/guest" "$t/c/"
+		cp -r "$TOP/scripts" "$TOP/tests" "$TOP/guest" "$TOP/config" "$t/c/"
 }
 # run FILE: the copy's harness tests of tests/test-FILE.sh, into $t/out
 run() {

@@ -84,6 +84,37 @@ base_tree() {
 	base_repo=$1 base_commit=$2
 }
 
+# warnings_at SRC OBJ CONFIG REV OBJS MAKEARGS...: the warnings (and
+# errors) the compiler or checker prints for each object of OBJS that REV
+# has, built afresh at REV of SRC (a clone this checks out) in OBJ from
+# CONFIG, with MAKEARGS for make; line numbers dropped so that revisions
+# compare, sorted.  Make's output goes to $log.  Fails when an object does
+# not build or when the checker did not run.  The prefix builds and
+# compilers.sh compare the base's list with each revision's.
+warnings_at() {
+	_src=$1 _obj=$2 _cfg=$3 _rev=$4 _objs=$5
+	shift 5
+	[ -r "$_cfg" ] || { echo "no $_cfg: build that test kernel first" >&2; return 1; }
+	git -C "$_src" checkout -q -f --detach "$_rev" || return 1
+	mkdir -p "$_obj"
+	cp "$_cfg" "$_obj/.config"
+	make -s -C "$_src" O="$_obj" "$@" olddefconfig >>"$log" 2>&1 || return 1
+	: >"$_obj/all.w"
+	for _o in $_objs; do
+		[ -f "$_src/${_o%.o}.c" ] || continue
+		rm -f "$_obj/$_o"
+		make -s -C "$_src" O="$_obj" "$@" "$_o" >>"$log" 2>"$_obj/w.txt" ||
+			{ cat "$_obj/w.txt" >>"$log"; return 1; }
+		cat "$_obj/w.txt" >>"$log"
+		grep -E 'warning:|error:' "$_obj/w.txt" | sed -E 's/:[0-9]+:[0-9]+:/:/' >>"$_obj/all.w"
+		if grep -q "is not available or not up to date" "$_obj/w.txt"; then
+			echo "the checker did not run (see $log)" >&2
+			return 1
+		fi
+	done
+	sort -u "$_obj/all.w"
+}
+
 # selftests_make SRC OUT HEADERS PROG...: the mm kselftests PROG, built into
 # OUT through SRC's tools/testing/selftests/mm/Makefile (its flags, its
 # helpers, its config probe) as static programs for $ARCH, against the uapi

@@ -15,7 +15,6 @@ log=$BUILD/logs/prefix-build.log
 [ -d "$src/.git" ] || git clone -q --shared "$work" "$src" || die "cannot clone $work"
 git -C "$src" fetch -q "$work" HEAD || die "cannot fetch $work"
 use_ccache
-mk() { make -s -C "$src" O="$obj" CC="ccache gcc" "$@"; }
 
 # The C files the whole series touches; headers count through them.
 objs=$(git -C "$src" diff --name-only "$base" FETCH_HEAD -- '*.c' | grep -v '^tools/' | sed 's/\.c$/.o/')
@@ -26,19 +25,8 @@ objs=$(echo "$objs" | tr ' ' '\n' | sort -u | tr '\n' ' ')
 
 # warnings REV: the W=1 warnings of $objs at REV, without line numbers.
 warnings() {
-	git -C "$src" checkout -q -f --detach "$1" || return 1
-	cp "$BUILD/obj/x86_64-patched-debug/.config" "$obj/.config" 2>/dev/null ||
-		{ echo "no configured debug kernel: run make check first" >&2; return 1; }
-	mk olddefconfig >>"$log" 2>&1 || return 1
-	: >"$obj/all.w"
-	for o in $objs; do
-		[ -f "$src/${o%.o}.c" ] || continue
-		rm -f "$obj/$o"
-		mk W=1 "$o" >>"$log" 2>"$obj/w.txt" || { cat "$obj/w.txt" >>"$log"; return 1; }
-		cat "$obj/w.txt" >>"$log"
-		grep -E 'warning:' "$obj/w.txt" | sed -E 's/:[0-9]+:[0-9]+:/:/' >>"$obj/all.w"
-	done
-	sort -u "$obj/all.w"
+	warnings_at "$src" "$obj" "$BUILD/obj/x86_64-patched-debug/.config" "$1" "$objs" \
+		CC="ccache gcc" W=1
 }
 
 mkdir -p "$obj"
