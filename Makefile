@@ -92,7 +92,7 @@ check-full:
 bench: bench-swapoff bench-alloc bench-lockstat bench-mthp
 
 bench-swapoff:
-	@scripts/bench.sh
+	@scripts/bench-swapoff.sh
 
 bench-alloc:
 	@scripts/bench-alloc.sh

@@ -1,5 +1,5 @@
 #!/bin/sh
-# make bench: the base and the patched kernel side by side in one run.
+# make bench-swapoff: the base and the patched kernel side by side in one run.
 #
 # Swapoff: a DISK_MB zram device filled to each of FILLS_MB with KEEP_MB
 # left in use (cache-only) at the top of the fill, after the limit row
