@@ -5,6 +5,8 @@
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/lib.sh"
 STAGES=$T/stages
+# make check-full RESUME=1 runs these tests too: each case sets it itself.
+unset RESUME
 
 # run_stages: stages a (passes), b (fails) and c (cut short before its
 # end); prints which ran and the totals.
