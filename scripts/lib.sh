@@ -136,10 +136,25 @@ selftests_make() {
 
 # alloc_workload: the allocation workload's parameters (bench-alloc and
 # bench-lockstat): DISK_MB of zram in all, a memory cgroup of LIMIT_MB,
-# WORKERS writing WORKER_MB each, in a guest of MEM with SMP vCPUs.
+# WORKERS writing WORKER_MB each, in a guest of MEM with SMP vCPUs.  The
+# defaults follow the host: a vCPU per host core (at least 2) and a worker
+# per vCPU, zram for four times what they write, and a guest of 3 GiB or
+# what the workers write plus 2 GiB, whichever is more, but no more than
+# half the host's available memory.  On this 2-core machine: 2 vCPUs, 2
+# workers of 256 MiB, 2 GiB of zram, 3 GiB.
 alloc_workload() {
-	: "${DISK_MB:=2048}" "${LIMIT_MB:=128}" "${WORKERS:=2}" "${WORKER_MB:=256}"
-	: "${MEM:=3G}" "${SMP:=2}"
+	_cores=$(nproc)
+	: "${SMP:=$((_cores > 2 ? _cores : 2))}" "${LIMIT_MB:=128}" "${WORKER_MB:=256}"
+	: "${WORKERS:=$SMP}"
+	: "${DISK_MB:=$((WORKERS * WORKER_MB * 4 > 2048 ? WORKERS * WORKER_MB * 4 : 2048))}"
+	if [ -z "${MEM:-}" ]; then
+		_want=$((WORKERS * WORKER_MB + 2048))
+		[ "$_want" -ge 3072 ] || _want=3072
+		_half=$(($(sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' /proc/meminfo) / 2048))
+		[ "$_want" -le "$_half" ] || _want=$_half
+		MEM=${_want}M
+		[ $((_want % 1024)) -ne 0 ] || MEM=$((_want / 1024))G
+	fi
 	export MEM SMP
 }
 
