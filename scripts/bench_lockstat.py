@@ -82,9 +82,11 @@ def report(a):
                 cell.append("%d (%d)" % (statistics.median(c.values()), statistics.median(n.values()))
                             if c else "not taken")
             ci = None
-            if "base" in con[k] and "patched" in con[k] and \
-                    statistics.median(con[k]["base"].values()) > 0:
-                ci = ratio_ci(con[k]["base"], con[k]["patched"])
+            if "base" in con[k] and "patched" in con[k]:
+                try:
+                    ci = ratio_ci(con[k]["base"], con[k]["patched"])
+                except ZeroDivisionError:   # no contention in base's boots
+                    ci = None
             print("  %-30s %-22s %-22s %s" % (lock[:30], cell[0], cell[1], fmt_ci(ci)))
     for b in bad:
         print("BAD: " + b)

@@ -45,6 +45,8 @@ build() {
 	_from=$(($(wc -l <"$log") + 1))
 	make -C "$src" O="$obj" ARCH="$ARCH" CC="ccache $cc" -j"$JOBS" "$@" >>"$log" 2>&1 &
 	_pid=$!
+	# A background job ignores ^C: take make down with us.
+	trap 'kill "$_pid" 2>/dev/null; exit 130' INT TERM HUP
 	_n=0
 	while kill -0 "$_pid" 2>/dev/null; do
 		sleep 5
@@ -52,6 +54,7 @@ build() {
 		[ $((_n % 12)) -ne 0 ] ||
 			say "... $*: $(tail -n "+$_from" "$log" | grep -cE '^  (CC|AS|LD|AR) ') files built, $(($(date +%s) - t0)) s"
 	done
+	trap - INT TERM HUP
 	wait "$_pid"
 }
 

@@ -13,8 +13,14 @@ t_start=$(date +%s)
 mkdir -p "$BUILD/logs"
 # RESUME=1 skips the stages this commit's last run finished (lib.sh).
 STAGES=$BUILD/logs/check-stages
-STAGE_ID=$(git -C "$TOP" rev-parse HEAD 2>/dev/null)-$(git -C "$TOP" status --porcelain |
-	cksum | cut -d' ' -f1)${KERNEL_SRC:+-$(echo "$KERNEL_SRC $KERNEL_REF" | cksum | cut -d' ' -f1)}
+# A stage's record holds for this commit, these uncommitted changes and
+# these parameters only.
+STAGE_ID=$(git -C "$TOP" rev-parse HEAD 2>/dev/null)-$({
+	git -C "$TOP" diff HEAD
+	git -C "$TOP" status --porcelain
+	echo "${KERNEL_SRC:-} ${KERNEL_REF:-} ${PREFIXES:-} ${MUTATIONS:-} $GUEST_TESTS $SELFTESTS"
+	echo "${CROSS_ARCHES:-} ${CROSS_TESTS:-} ${HARNESS_TESTS:-} ${TOOLS:-} ${GUEST_TIMEOUT:-}"
+} | cksum | cut -d' ' -f1)
 stage_init
 
 say "installing dependencies"
@@ -28,8 +34,8 @@ step_log() {
 	_n=$1
 	shift 2
 	"$@" | tee "$BUILD/logs/check-$_n.log"
-	count "$BUILD/logs/check-$_n.log" "$_n"
-	stage_done
+	# A step that ended without its closing line was cut short: run again.
+	count "$BUILD/logs/check-$_n.log" "$_n" && stage_done
 }
 
 step_log harness "harness tests" "$TOP/tests/run.sh"
@@ -151,18 +157,14 @@ if [ "${CHECK_FULL:-}" = 1 ]; then
 		stage_done
 	fi
 
-	if stage kcsan; then
-		say "check-full: the KCSAN kernel"
-		kk=$(VARIANT=patched FLAVOR=kcsan "$TOP/scripts/build-kernel.sh" | tail -n1)
-		if [ -r "$kk" ]; then
-			src=$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null)
-			SRC=$src STRICT_SKIP=1 "$TOP/scripts/run-vm.sh" "$kk" "$GUEST_TESTS" check-kcsan |
-				tee "$BUILD/logs/check-kcsan.log"
-			count "$BUILD/logs/check-kcsan.log" kcsan
-		else
-			result build-kcsan-kernel 1 "the patched KCSAN kernel did not build"
-		fi
-		stage_done
+	say "check-full: the KCSAN kernel"
+	kk=$(VARIANT=patched FLAVOR=kcsan "$TOP/scripts/build-kernel.sh" | tail -n1)
+	if [ -r "$kk" ]; then
+		step_log kcsan "the KCSAN kernel: KUnit, our guest tests, run_vmtests.sh -t swap" \
+			env SRC="$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null)" STRICT_SKIP=1 \
+			"$TOP/scripts/run-vm.sh" "$kk" "$GUEST_TESTS" check-kcsan
+	else
+		result build-kcsan-kernel 1 "the patched KCSAN kernel did not build"
 	fi
 fi
 

@@ -30,8 +30,10 @@ warnings() {
 	# keeps qualifiers), the same on both sides of the comparison.
 	sparse) set -- "$2" C=1 CHECK="sparse -D__typeof_unqual__=__typeof__" ;;
 	clang) set -- "$2" LLVM=-19 W=1 ;;
-	*) ARCH=$1
+	*) _arch=${ARCH-}
+		ARCH=$1
 		arch_load
+		ARCH=$_arch
 		obj=$BUILD/obj/$1-w1 cfg=$BUILD/obj/$1-patched-$arch_flavor/.config
 		set -- "$2" ARCH="$1" CROSS_COMPILE="$arch_cross" W=1 ;;
 	esac

@@ -150,8 +150,10 @@ alloc_workload() {
 	if [ -z "${MEM:-}" ]; then
 		_want=$((WORKERS * WORKER_MB + 2048))
 		[ "$_want" -ge 3072 ] || _want=3072
-		_half=$(($(sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' /proc/meminfo) / 2048))
-		[ "$_want" -le "$_half" ] || _want=$_half
+		# Half the available memory, in whole GiB so that reruns agree.
+		_avail=$(sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' /proc/meminfo)
+		_half=$((${_avail:-6291456} / 2097152 * 1024))
+		[ "$_want" -le "$_half" ] || [ "$_half" -lt 1024 ] || _want=$_half
 		MEM=${_want}M
 		[ $((_want % 1024)) -ne 0 ] || MEM=$((_want / 1024))G
 	fi
@@ -277,7 +279,8 @@ need() {
 }
 
 # count LOG NAME: add a step's closing "N passed, N failed" in LOG to
-# $pass and $fail; a step that reports nothing, or 0 and 0, fails as NAME.
+# $pass and $fail; a step that reports nothing, or 0 and 0, fails as NAME
+# (and count returns 1: it did not finish).
 count() {
 	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$1" | tail -n1)
 	p=$(echo "$line" | grep -oE '[0-9]+ passed' | cut -d' ' -f1)
@@ -285,7 +288,7 @@ count() {
 	if [ -z "$p" ] || { [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; }; then
 		echo "not ok $2 - no results (see $1)"
 		fail=$((fail + 1))
-		return
+		return 1
 	fi
 	pass=$((pass + p))
 	fail=$((fail + f))

@@ -47,8 +47,10 @@ for c in $(git -C "$src" rev-list --reverse "$base..FETCH_HEAD"); do
 	# there), with -Werror.
 	for t in $(git -C "$src" diff --name-only "$c^" "$c" -- 'tools/testing/selftests/mm/*.c'); do
 		p=$(basename "$t" .c)
-		grep -Eq "^TEST_GEN_(FILES|PROGS) \+= $p\$" "$src/tools/testing/selftests/mm/Makefile" ||
+		if ! grep -Eq "^TEST_GEN_(FILES|PROGS) \+= $p\$" "$src/tools/testing/selftests/mm/Makefile"; then
+			echo "# prefix $n: $t is not a program of the mm selftests' Makefile; not built alone"
 			continue
+		fi
 		EXTRA_CFLAGS=-Werror selftests_make "$src" "$obj/selftests" \
 			"$BUILD/obj/x86_64-patched-debug/usr/include" "$p" >>"$log" 2>&1
 		result "prefix $n builds selftests/mm/$p -Wall -Werror" $? "see $log"

@@ -2,6 +2,9 @@
 # "ok NAME" or "not ok NAME - why" line per check; tests/run.sh counts them.
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 export TOP
+# The harness's tests run the same under make check, which exports the
+# guest's and the run's parameters: each test sets what it needs.
+unset SELFTESTS GUEST_TESTS RESUME CHECK_FULL PREFIXES MUTATIONS CROSS_ARCHES
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 

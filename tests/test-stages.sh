@@ -43,3 +43,18 @@ STAGE_ID=two
 expect_eq stages-other-commit "$(RESUME=1 run_stages | tail -n1)" "ran: a b c; 2 passed, 1 failed"
 STAGE_ID=one
 expect_eq stages-no-resume "$(run_stages | tail -n1)" "ran: a b c; 2 passed, 1 failed"
+# A step that ends without its closing line counts as a failure and is
+# not recorded: a resumed run runs it again (check.sh's step_log).
+: >"$T/empty.log"
+cut_short() {
+	pass=0 fail=0 ran=
+	stage_init
+	if stage d; then
+		ran=d
+		count "$T/empty.log" d >/dev/null && stage_done
+	fi
+	echo "ran:$ran; $pass passed, $fail failed"
+}
+STAGE_ID=three
+expect_eq stages-no-closing-line "$(cut_short)" "ran:d; 0 passed, 1 failed"
+expect_eq stages-no-closing-line-runs-again "$(RESUME=1 cut_short)" "ran:d; 0 passed, 1 failed"
