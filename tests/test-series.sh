@@ -10,6 +10,12 @@ export SERIES=$T/series WORK=$BUILD/test-work MBOX=$T/series.mbox
 export PREREQS=$T/no-prereqs
 cp -r "$TOP/tests/fixture/series" "$SERIES"
 tree() { "$TOP/scripts/tree.sh" "$@" >"$T/log" 2>&1; }
+# The scratch work tree outlives a run: one cut short (^C in the middle of
+# the guards below) leaves it dirty or half-applied.  Start from clean.
+if [ -d "$WORK/.git" ]; then
+	git -C "$WORK" am --abort >/dev/null 2>&1
+	git -C "$WORK" reset -q --hard && git -C "$WORK" clean -qfdx
+fi
 
 if FORCE=1 tree work; then ok apply-fixture; else notok apply-fixture "$(tail -n1 "$T/log")"; fi
 d=$(git -C "$WORK" diff --name-only "$COMMIT" HEAD | tr '\n' ' ')
