@@ -12,7 +12,7 @@ SELFTESTS ?= $(shell sed -n 's/^SERIES_SELFTESTS="\(.*\)"$$/\1/p' scripts/lib.sh
 ARCH ?= x86_64
 export BUILD VARIANT FLAVOR KERNEL_SRC KERNEL_REF SWAPQ_CACHE SELFTESTS ARCH
 
-.PHONY: help deps base worktree export kernel boot check check-full bench bench-swapoff \
+.PHONY: help deps base worktree export kernel boot check check-full record-stages bench bench-swapoff \
 	bench-alloc bench-lockstat bench-mthp mbox clean
 
 help:
@@ -25,6 +25,8 @@ help:
 	@echo "                     the series booted, stress, arm64/i386, sparse/clang,"
 	@echo "                     base re-derivation, KCSAN, fault injection"
 	@echo "                     (faultinj), hibernation round trip base/patched"
+	@echo "  make record-stages the stages this tree's run finished -> records/,"
+	@echo "                     to commit (a later RESUME=1 run, anywhere, skips them)"
 	@echo "  make bench         base and patched kernels side by side; tables + CSV:"
 	@echo "                     bench-swapoff, bench-alloc (with a prefix of the"
 	@echo "                     series, STEPS=9), bench-lockstat, bench-mthp"
@@ -54,7 +56,8 @@ help:
 	@echo "  guest      SMP (2) MEM (3G; bench-swapoff 6G) TIMEOUT (900 s)"
 	@echo "             TESTS ($(TESTS)) SELFTESTS ($(SELFTESTS)) JOBS (nproc)"
 	@echo "  check      GUEST_TESTS GUEST_TIMEOUT (1500 s) CHECK_FULL=1 HARNESS_TESTS"
-	@echo "             RESUME=1 (skip the stages this commit's last run finished)"
+	@echo "             RESUME=1 (skip the stages this tree's runs finished, here or"
+	@echo "             in records/check-stages)"
 	@echo "             PREFIXES (all) MUTATIONS (all) STRESS_TIMEOUT FAULTINJ_TIMEOUT"
 	@echo "             CROSS_ARCHES (all but x86_64) CROSS_TESTS CROSS_TIMEOUT"
 	@echo "  benchmarks REPS FRESH=1 BENCH_TIMEOUT; bench-swapoff: FILLS_MB KEEP_MB"
@@ -88,6 +91,9 @@ check:
 
 check-full:
 	@CHECK_FULL=1 scripts/check.sh
+
+record-stages:
+	@scripts/record-stages.sh
 
 bench: bench-swapoff bench-alloc bench-lockstat bench-mthp
 

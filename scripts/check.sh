@@ -11,16 +11,9 @@ export SELFTESTS
 pass=0 fail=0
 t_start=$(date +%s)
 mkdir -p "$BUILD/logs"
-# RESUME=1 skips the stages this commit's last run finished (lib.sh).
+# RESUME=1 skips the stages this tree's runs finished (lib.sh).
 STAGES=$BUILD/logs/check-stages
-# A stage's record holds for this commit, these uncommitted changes and
-# these parameters only.
-STAGE_ID=$(git -C "$TOP" rev-parse HEAD 2>/dev/null)-$({
-	git -C "$TOP" diff HEAD
-	git -C "$TOP" status --porcelain
-	echo "${KERNEL_SRC:-} ${KERNEL_REF:-} ${PREFIXES:-} ${MUTATIONS:-} $GUEST_TESTS $SELFTESTS"
-	echo "${CROSS_ARCHES:-} ${CROSS_TESTS:-} ${HARNESS_TESTS:-} ${TOOLS:-} ${GUEST_TIMEOUT:-}"
-} | cksum | cut -d' ' -f1)
+STAGE_ID=$(stage_id)
 stage_init
 
 say "installing dependencies"

@@ -299,7 +299,25 @@ count() {
 # stage_done records what it counted in $STAGES.  With RESUME=1 a stage
 # that a run of the same $STAGE_ID already finished is not run again: its
 # counts are added as they were, failures included; a stage cut short
-# runs again.  Without RESUME the record starts empty.
+# runs again.  Without RESUME the record starts empty.  RESUME=1 also
+# reads $STAGE_RECORDS, the records committed with the tree (make
+# record-stages), so that a run begun on one machine can end on another.
+: "${STAGE_RECORDS:=$TOP/records/check-stages}"
+
+# stage_id: what a record holds for: the tree's content (records/ aside:
+# a record does not change what it records), its uncommitted changes, and
+# the run's parameters.
+stage_id() {
+	{
+		git -C "$TOP" ls-files -s -- . ':(exclude)records'
+		git -C "$TOP" diff HEAD -- . ':(exclude)records'
+		git -C "$TOP" status --porcelain -- . ':(exclude)records'
+		echo "${KERNEL_SRC:-} ${KERNEL_REF:-} ${PREFIXES:-} ${MUTATIONS:-}"
+		echo "${GUEST_TESTS:-$SERIES_TESTS} ${SELFTESTS:-$SERIES_SELFTESTS}"
+		echo "${CROSS_ARCHES:-} ${CROSS_TESTS:-} ${HARNESS_TESTS:-} ${TOOLS:-} ${GUEST_TIMEOUT:-}"
+	} | git hash-object --stdin
+}
+
 stage_init() {
 	mkdir -p "$(dirname "$STAGES")"
 	[ "${RESUME:-}" = 1 ] || : >"$STAGES"
@@ -307,17 +325,22 @@ stage_init() {
 }
 
 stage() {
-	_stage=$1 _spass=$pass _sfail=$fail
-	_line=$(awk -v i="$STAGE_ID" -v n="$1" '$1 == i && $2 == n' "$STAGES" | tail -n1)
+	_stage=$1 _spass=$pass _sfail=$fail _st=$(date +%s)
+	_line=$(if [ "${RESUME:-}" = 1 ] && [ -r "$STAGE_RECORDS" ]; then
+		cat "$STAGE_RECORDS"
+	fi | cat - "$STAGES" | awk -v i="$STAGE_ID" -v n="$1" '$1 == i && $2 == n' | tail -n1)
 	[ -z "$_line" ] && return 0
 	set -- $_line
 	pass=$((pass + $3)) fail=$((fail + $4))
-	echo "# resumed $2: $3 passed, $4 failed in an earlier run of this commit"
+	echo "# resumed $2: $3 passed, $4 failed in an earlier run of this tree${6:+ ($6)}"
 	return 1
 }
 
+# A record: id, stage, passed, failed, commit, when it ended, seconds.
 stage_done() {
-	echo "$STAGE_ID $_stage $((pass - _spass)) $((fail - _sfail))" >>"$STAGES"
+	echo "$STAGE_ID $_stage $((pass - _spass)) $((fail - _sfail))" \
+		"$(git -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null || echo -)" \
+		"$(date -u +%Y-%m-%dT%H:%MZ)" "$(($(date +%s) - _st))" >>"$STAGES"
 }
 
 # result NAME STATUS [WHY]: one "ok"/"not ok" line; counts into $pass/$fail.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The stages of make check and check-full (scripts/lib.sh): with RESUME=1 a
-# stage this commit's last run finished is not run again and its counts,
+# stage a run of this tree finished is not run again and its counts,
 # failures too, are added as they were; a stage cut short runs again.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/lib.sh"
@@ -58,3 +58,47 @@ cut_short() {
 STAGE_ID=three
 expect_eq stages-no-closing-line "$(cut_short)" "ran:d; 0 passed, 1 failed"
 expect_eq stages-no-closing-line-runs-again "$(RESUME=1 cut_short)" "ran:d; 0 passed, 1 failed"
+
+# Records committed with the tree (make record-stages): read with RESUME=1
+# only, whatever machine wrote them.
+STAGE_RECORDS=$T/records
+: >"$STAGES"
+echo "one a 1 0 0123456789ab 2026-12-01T08:00Z 5" >"$T/records"
+STAGE_ID=one
+expect_eq stages-records-resume "$(RESUME=1 run_stages | tail -n1)" "ran: b c; 2 passed, 1 failed"
+expect_eq stages-records-need-resume "$(run_stages | tail -n1)" "ran: a b c; 2 passed, 1 failed"
+
+# The tree's identity: its content and uncommitted changes, records/ aside.
+r=$T/repo
+git init -q "$r" && mkdir -p "$r/records" && echo x >"$r/x" && : >"$r/records/check-stages" &&
+	echo /build/ >"$r/.gitignore" &&
+	git -C "$r" add . && git -C "$r" -c user.name=t -c user.email=t@t commit -qm one
+id() { (TOP=$r stage_id); }
+id1=$(id)
+echo "$id1 a 1 0" >>"$r/records/check-stages"
+git -C "$r" -c user.name=t -c user.email=t@t commit -qam record
+expect_eq stages-id-leaves-records-out "$(id)" "$id1"
+echo y >"$r/x"
+id2=$(id)
+[ -n "$id1" ] && [ "$id2" != "$id1" ]
+expect_eq stages-id-sees-changes "$?" 0
+git -C "$r" -c user.name=t -c user.email=t@t commit -qam two
+[ "$(id)" != "$id1" ]
+expect_eq stages-id-sees-commits "$?" 0
+
+# make record-stages takes this tree's finished stages, each once.
+mkdir -p "$r/build/logs"
+id3=$(id)
+printf '%s b 2 0 c e 1\nother c 1 0 c e 1\n%s d 0 1 c e 1\n' "$id3" "$id3" >"$r/build/logs/check-stages"
+rec() { TOP=$r BUILD=$r/build STAGE_RECORDS= sh "$TOP/scripts/record-stages.sh" 2>&1; }
+rec >/dev/null
+rec >"$T/rec.out"
+expect_eq stages-record-this-tree-once "$(awk -v i="$id3" '$1 == i { s = s $2 }
+	END { print s }' "$r/records/check-stages")" "bd"
+if grep -q "recorded for this tree: b d (2 passed, 1 failed)" "$T/rec.out"; then
+	ok stages-record-says-totals
+else
+	notok stages-record-says-totals "$(tail -n1 "$T/rec.out")"
+fi
+expect_fail stages-record-nothing-to-read "no stage records" \
+	env TOP="$r" BUILD="$T/none" STAGE_RECORDS= sh "$TOP/scripts/record-stages.sh"
