@@ -11,6 +11,8 @@ export SELFTESTS
 pass=0 fail=0
 t_start=$(date +%s)
 mkdir -p "$BUILD/logs"
+t_mark=$BUILD/logs/check-started
+touch "$t_mark"
 # RESUME=1 skips the stages this tree's runs finished (lib.sh).
 STAGES=$BUILD/logs/check-stages
 STAGE_ID=$(stage_id)
@@ -36,20 +38,35 @@ step_log gates "series gates" "$TOP/scripts/gates.sh"
 step_log kunit-uml "KUnit as mm/tests/.kunitconfig documents it: kunit.py on UML (no THP_SWAP)" \
 	"$TOP/scripts/kunit-uml.sh"
 
-say "test kernel"
-kernel=$(VARIANT=patched FLAVOR=debug "$TOP/scripts/build-kernel.sh" | tail -n1)
-if [ ! -r "$kernel" ]; then
-	result build-debug-kernel 1 "the patched debug kernel did not build"
-else
-	result build-debug-kernel 0
-	src=$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null)
-	# The guest's swap drivers are as the selftests' own config has them,
-	# brd at its default size: the tests must load what they use.
-	want=$(grep -E '^CONFIG_(SWAP|ZRAM|BLK_DEV_RAM)=' "$src/tools/testing/selftests/mm/config" 2>/dev/null)
-	lost=$(printf '%s\nCONFIG_BLK_DEV_RAM_SIZE=4096\n' "$want" |
-		grep -vxF -f "${kernel%/arch/*}/.config")
-	[ -n "$want" ] && [ -z "$lost" ]
-	result selftests-config $? "the test kernel lacks $lost (or $src has no selftests config)"
+# The debug test kernel, built unless a resumed run has recorded every
+# stage that boots it (a fresh machine then skips a long cold build).
+booted="test-kernel guest guest-4cpu errno runner"
+[ "${CHECK_FULL:-}" = 1 ] && booted="$booted stress faultinj"
+kernel= recorded=1
+for s in $booted; do
+	[ -n "$(stage_record "$s")" ] || recorded=
+done
+src=$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null)
+if [ -z "$recorded" ]; then
+	say "test kernel"
+	kernel=$(VARIANT=patched FLAVOR=debug "$TOP/scripts/build-kernel.sh" | tail -n1)
+fi
+if stage test-kernel; then
+	if [ -r "$kernel" ]; then
+		result build-debug-kernel 0
+		# The guest's swap drivers are as the selftests' own config has
+		# them, brd at its default size: the tests must load what they use.
+		want=$(grep -E '^CONFIG_(SWAP|ZRAM|BLK_DEV_RAM)=' "$src/tools/testing/selftests/mm/config" 2>/dev/null)
+		lost=$(printf '%s\nCONFIG_BLK_DEV_RAM_SIZE=4096\n' "$want" |
+			grep -vxF -f "${kernel%/arch/*}/.config")
+		[ -n "$want" ] && [ -z "$lost" ]
+		result selftests-config $? "the test kernel lacks $lost (or $src has no selftests config)"
+		stage_done
+	else
+		result build-debug-kernel 1 "the patched debug kernel did not build"
+	fi
+fi
+if [ -r "$kernel" ] || [ -n "$recorded" ]; then
 	# About 650 s here (the kselftests' own timeouts are larger): room
 	# for a slower host.
 	step_log guest "the debug kernel: KUnit, our guest tests, run_vmtests.sh -t swap" \
@@ -67,7 +84,15 @@ else
 		if [ -r "$kb" ] && SRC=$src STRICT_SKIP=1 "$TOP/scripts/run-vm.sh" "$kb" bad-input \
 			check-errno-base >"$BUILD/logs/check-errno-base.out" 2>&1; then
 			errnos "$BUILD/logs/check-errno-base.results.log" >"$BUILD/logs/errno-base.txt"
-			errnos "$BUILD/logs/check-guest.results.log" >"$BUILD/logs/errno-patched.txt"
+			# The patched kernel's errnos, from this run's guest stage, or
+			# from a boot of their own when that stage was resumed.
+			pr=$BUILD/logs/check-guest.results.log
+			if ! [ "$pr" -nt "$t_mark" ]; then
+				SRC=$src STRICT_SKIP=1 "$TOP/scripts/run-vm.sh" "$kernel" bad-input \
+					check-errno-patched >"$BUILD/logs/check-errno-patched.out" 2>&1
+				pr=$BUILD/logs/check-errno-patched.results.log
+			fi
+			errnos "$pr" >"$BUILD/logs/errno-patched.txt"
 			[ -s "$BUILD/logs/errno-base.txt" ] &&
 				cmp -s "$BUILD/logs/errno-base.txt" "$BUILD/logs/errno-patched.txt"
 			result errno-same-as-base $? "build/logs/errno-base.txt and errno-patched.txt differ or are empty"
@@ -76,9 +101,6 @@ else
 		fi
 		stage_done
 	fi
-
-	step_log prefix "bisectability: every prefix builds what it touches, W=1" \
-		"$TOP/scripts/prefix-build.sh"
 
 	# The runner itself, against real splats and a real hang.
 	if stage runner; then
@@ -98,6 +120,9 @@ else
 	fi
 fi
 
+step_log prefix "bisectability: every prefix builds what it touches, W=1" \
+	"$TOP/scripts/prefix-build.sh"
+
 if stage swap-n; then
 	say "the series with CONFIG_SWAP=n"
 	k0=$(VARIANT=patched FLAVOR=noswap "$TOP/scripts/build-kernel.sh" | tail -n1)
@@ -107,15 +132,9 @@ if stage swap-n; then
 fi
 
 if [ "${CHECK_FULL:-}" = 1 ]; then
-	step_log mutations "check-full: deliberate breakages must fail KUnit cases" \
-		"$TOP/scripts/mutations.sh"
-	step_log harness-mutations "check-full: deliberate breakages of the harness must turn its tests red" \
-		"$TOP/scripts/harness-mutations.sh"
-	step_log prefix-boot "check-full: every prefix of the series boots and passes its tests" \
-		"$TOP/scripts/prefix-boot.sh"
-
-	# One of our guest programs on the debug kernel, as build/logs/check-PROGRAM.*.
-	if [ -r "$kernel" ]; then
+	# First what boots the debug kernel just built, as
+	# build/logs/check-PROGRAM.*; then the stages that build their own.
+	if [ -r "$kernel" ] || [ -n "$recorded" ]; then
 		step_log stress "check-full: a bounded stress run on the debug kernel" \
 			env SELFTESTS= STRICT_SKIP=1 TIMEOUT="${STRESS_TIMEOUT:-1200}" \
 			"$TOP/scripts/run-vm.sh" "$kernel" stress check-stress
@@ -123,6 +142,24 @@ if [ "${CHECK_FULL:-}" = 1 ]; then
 			env SELFTESTS= STRICT_SKIP=1 TIMEOUT="${FAULTINJ_TIMEOUT:-1800}" \
 			"$TOP/scripts/run-vm.sh" "$kernel" faultinj check-faultinj
 	fi
+	step_log mutations "check-full: deliberate breakages must fail KUnit cases" \
+		"$TOP/scripts/mutations.sh"
+	step_log harness-mutations "check-full: deliberate breakages of the harness must turn its tests red" \
+		"$TOP/scripts/harness-mutations.sh"
+
+	if [ -z "$(stage_record kcsan)" ]; then
+		say "check-full: the KCSAN kernel"
+		kk=$(VARIANT=patched FLAVOR=kcsan "$TOP/scripts/build-kernel.sh" | tail -n1)
+	fi
+	if [ -r "${kk:-}" ] || [ -n "$(stage_record kcsan)" ]; then
+		step_log kcsan "the KCSAN kernel: KUnit, our guest tests, run_vmtests.sh -t swap" \
+			env SRC="$src" STRICT_SKIP=1 \
+			"$TOP/scripts/run-vm.sh" "${kk:-}" "$GUEST_TESTS" check-kcsan
+	else
+		result build-kcsan-kernel 1 "the patched KCSAN kernel did not build"
+	fi
+	step_log prefix-boot "check-full: every prefix of the series boots and passes its tests" \
+		"$TOP/scripts/prefix-boot.sh"
 	step_log hibernate "check-full: hibernation round trip, base and patched (image write timed)" \
 		"$TOP/scripts/hibernate.sh"
 	step_log cross "check-full: i386 and arm64 (arm64 boots the KUnit suites and kselftests)" \
@@ -150,15 +187,6 @@ if [ "${CHECK_FULL:-}" = 1 ]; then
 		stage_done
 	fi
 
-	say "check-full: the KCSAN kernel"
-	kk=$(VARIANT=patched FLAVOR=kcsan "$TOP/scripts/build-kernel.sh" | tail -n1)
-	if [ -r "$kk" ]; then
-		step_log kcsan "the KCSAN kernel: KUnit, our guest tests, run_vmtests.sh -t swap" \
-			env SRC="$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null)" STRICT_SKIP=1 \
-			"$TOP/scripts/run-vm.sh" "$kk" "$GUEST_TESTS" check-kcsan
-	else
-		result build-kcsan-kernel 1 "the patched KCSAN kernel did not build"
-	fi
 fi
 
 say "make check took $(($(date +%s) - t_start)) s"

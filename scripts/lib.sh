@@ -324,11 +324,16 @@ stage_init() {
 	touch "$STAGES"
 }
 
+# stage_record NAME: the record of a finished stage NAME of this tree, if any.
+stage_record() {
+	if [ "${RESUME:-}" = 1 ] && [ -r "$STAGE_RECORDS" ]; then
+		cat "$STAGE_RECORDS"
+	fi | cat - "$STAGES" | awk -v i="$STAGE_ID" -v n="$1" '$1 == i && $2 == n' | tail -n1
+}
+
 stage() {
 	_stage=$1 _spass=$pass _sfail=$fail _st=$(date +%s)
-	_line=$(if [ "${RESUME:-}" = 1 ] && [ -r "$STAGE_RECORDS" ]; then
-		cat "$STAGE_RECORDS"
-	fi | cat - "$STAGES" | awk -v i="$STAGE_ID" -v n="$1" '$1 == i && $2 == n' | tail -n1)
+	_line=$(stage_record "$1")
 	[ -z "$_line" ] && return 0
 	set -- $_line
 	pass=$((pass + $3)) fail=$((fail + $4))
