@@ -203,6 +203,9 @@ def swapoff_calls(lines):
     the time of each call it made, summed by function, in ms."""
     calls, cur, top = [], None, None
     for line in lines:
+        # The trace lines sit in the program's output, nested in the
+        # guest's KTAP document.
+        line = line.lstrip(" ")
         if not line.startswith("SWAPQ-TRACE "):
             continue
         m = GRAPH.match(line[len("SWAPQ-TRACE "):])

@@ -34,6 +34,7 @@ mkdir -p "$stage/bin" "$stage/tests" "$stage/dev" "$stage/proc" "$stage/sys" "$s
 cp "$bb" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
 cp "$TOP/guest/init" "$stage/init"
+cp "$TOP/guest/ktap-nest" "$stage/bin/ktap-nest"
 # qexit hands QEMU the exit status through an x86 I/O port; elsewhere the
 # init's reboot -f ends the run.
 if [ -n "$arch_qexit" ]; then

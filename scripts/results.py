@@ -1,25 +1,31 @@
 #!/usr/bin/env python3
 """Judge a guest run from its saved logs, or parse KTAP on its own.
 
-  results.py judge --name N --console C --results R [--skip-fails]
-  results.py ktap FILE          per-case results of the KUnit KTAP in FILE
-  results.py splats FILE        the splats found in a console log
+  results.py judge --name N --console C --results R [--src TREE] [--skip-fails]
+  results.py ktap FILE [--src TREE]   per-case results of the KTAP in FILE
+  results.py splats FILE              the splats found in a console log
 
 The console log (ttyS0) carries the kernel's messages, hence the KUnit
-KTAP and any splat; the results channel (ttyS1) carries the guest facts
-and each test program's TAP between SWAPQ-BEGIN/SWAPQ-END markers.
+KTAP and any splat; the results channel (ttyS1) carries one KTAP document
+written by guest/init: the guest facts as "# SWAPQ-FACT" lines, and each
+test program as a subtest, its own TAP nested four spaces deep, its
+result line carrying its exit status.  Both are parsed by the kernel
+tree's own kunit_parser (tools/testing/kunit, --src or $SRC); this file
+adds what that parser does not judge: splats, the guest's facts,
+timeouts, programs that did not finish or printed no TAP, and a failing
+parent with no failing case.
 A run fails on a splat, a timeout, a guest that did not finish, fewer than
 two CPUs or a clocksource other than --clocksource (tsc), and on any failed
 or missing case.  With --skip-fails a skipped case counts as failed.
 """
 import argparse
+import io
 import json
+import os
 import re
 import sys
 
 TS = re.compile(r"^\[\s*\d+\.\d+\]\s?")
-RESULT = re.compile(r"^(\s*)(ok|not ok) (\d+)(?: -)? ?([^#]*?)\s*(?:#\s*(.*))?$")
-PLAN = re.compile(r"^(\s*)1\.\.(\d+)")
 
 # What a kernel splat starts with, named.  Each is a line the kernel
 # prints only when something went wrong.  A line is reported under the
@@ -73,111 +79,137 @@ def splats(lines):
     return found
 
 
-def missing(cases, name, seen, planned):
-    """A failing NAME.missingN case for each result a plan promised beyond seen."""
-    for i in range(seen, planned):
-        cases.append(("fail", "%s.missing%d" % (name, i + 1), "planned but never reported"))
+def kunit_parser(src):
+    """The base tree's own KTAP parser (tools/testing/kunit/kunit_parser.py)."""
+    d = os.path.join(src or "", "tools", "testing", "kunit")
+    if not os.path.isfile(os.path.join(d, "kunit_parser.py")):
+        sys.exit("results.py: no tools/testing/kunit/kunit_parser.py under %r "
+                 "(--src: the kernel tree the guest was built from)" % (src or ""))
+    sys.path.insert(0, d)
+    import kunit_parser as kp
+    return kp
 
 
-def block(prefix, names, d):
-    """The name of the results at depth d: their suites, or "tap"."""
-    return prefix + (".".join(names[k] for k in sorted(names) if 0 < k <= d) or "tap")
-
-
-def parse_tap(lines, prefix):
-    """Results of KTAP/TAP lines: a list of (status, name, note).
-
-    Nested results are printed before their parent's result line, and
-    "# Subtest: NAME" names the suite whose results share its indentation.
-    Only leaves count (a parameterised case counts each parameter).  A plan
-    ("1..N") that promises more results than arrive adds a failure for each
-    missing one, so a suite cut short by a crash cannot pass.
-    """
-    cases = []
-    plans = {}          # depth -> [planned, seen]
-    names = {}          # depth -> name of the suite reporting at that depth
-    counts = {}         # depth -> results so far in that depth's block
-    last_depth = None
+def documents(lines):
+    """The KTAP documents in lines, each from its version line at column 0
+    (a hibernation run joins two boots', each with its own)."""
+    docs = []
     for line in lines:
-        sm = re.match(r"^(\s*)# Subtest: (\S+)", line)
-        if sm:
-            names[len(sm.group(1))] = sm.group(2)
-            continue
-        m = PLAN.match(line)
-        if m:
-            d, planned = len(m.group(1)), int(m.group(2))
-            if counts.get(d):
-                # A plan after its results (the kselftest runner's): check now.
-                missing(cases, block(prefix, names, d), counts[d], planned)
-            else:
-                plans[d] = [planned, 0]
-            continue
-        m = RESULT.match(line)
-        if not m:
-            continue
-        d = len(m.group(1))
-        status = "pass" if m.group(2) == "ok" else "fail"
-        name = m.group(4).strip() or "case%s" % m.group(3)
-        note = (m.group(5) or "").strip()
-        if note.upper().startswith("SKIP"):
-            status = "skip"
-        if d in plans:
-            plans[d][1] += 1
-        counts[d] = counts.get(d, 0) + 1
-        path = [names[k] for k in sorted(names) if 0 < k <= d]
-        full = prefix + ".".join(path + [name])
-        if last_depth is not None and last_depth > d:
-            # A parent's result: its children were the cases.
-            for k in sorted(plans):
-                if k > d:
-                    planned, seen = plans.pop(k)
-                    missing(cases, full, seen, planned)
-            for k in [k for k in names if k > d]:
-                del names[k]
-            for k in [k for k in counts if k > d]:
-                del counts[k]
-            if status == "fail" and not any(
-                    c[0] == "fail" and c[1].startswith(full + ".") for c in cases):
-                cases.append(("fail", full, "failed with no failing case"))
-        else:
-            cases.append((status, full, note))
-        last_depth = d
-    for d, (planned, seen) in sorted(plans.items()):
-        missing(cases, block(prefix, names, d), seen, planned)
-    return cases
+        if re.match(r"^K?TAP version \d+", line):
+            docs.append([])
+        if docs:
+            docs[-1].append(line)
+    return docs
 
 
-def kunit_lines(lines):
-    """The KTAP part of a console log: from the first KTAP version line."""
+def plan_first(lines):
+    """KTAP wants a block's plan before its results; the kselftest runner
+    (run_vmtests.sh) prints its plan after them.  Move such a plan up to
+    just after the version line that opened its block."""
     out = []
-    on = False
+    opened = {}     # indentation -> index in out of its block's version line
+    planned = set()
     for line in lines:
+        d = len(line) - len(line.lstrip(" "))
         if re.match(r"^\s*K?TAP version \d+", line):
-            on = True
-        if on:
-            out.append(line)
+            opened[d] = len(out)
+            planned.discard(d)
+        elif re.match(r"^\s*# Subtest: ", line) and opened.get(d) == len(out) - 1:
+            opened[d] = len(out)    # the plan goes after the block's name
+        elif re.match(r"^\s*1\.\.\d+\s*$", line) and d in opened and d not in planned:
+            if out[opened[d] + 1:] and any(re.match(r"^\s*(not )?ok \d+", l) and
+                                           len(l) - len(l.lstrip(" ")) == d
+                                           for l in out[opened[d] + 1:]):
+                out.insert(opened[d] + 1, line)
+                planned.add(d)
+                continue
+            planned.add(d)
+        out.append(line)
     return out
 
 
-def programs(lines):
-    progs = []
-    cur = None
-    for line in lines:
-        if line.startswith("SWAPQ-BEGIN "):
-            cur = {"name": line.split()[1], "lines": [], "rc": None}
-            progs.append(cur)
-        elif line.startswith("SWAPQ-END ") and cur is not None:
-            cur["rc"] = int(line.rsplit("rc=", 1)[1])
-            cur = None
-        elif cur is not None:
-            cur["lines"].append(line)
-    return progs
+def placeholder(test, kp):
+    """A result a plan promised that never came (kunit_parser's stand-in)."""
+    return not test.name and not test.subtests and test.status == kp.TestStatus.TEST_CRASHED
+
+
+def walk(test, path, cases, kp):
+    """Append (status, name, note) for each leaf under test, named by its
+    suites' names and its own.  A parent that failed, or that never
+    reported its result, with no failing case under it fails itself."""
+    st = kp.TestStatus
+    for i, sub in enumerate(test.subtests, 1):
+        if placeholder(sub, kp):
+            cases.append(("fail", "%s.missing%d" % (path or "tap", i), "planned but never reported"))
+            continue
+        full = "%s.%s" % (path, sub.name) if path else sub.name
+        if sub.subtests:
+            before = len(cases)
+            walk(sub, full, cases, kp)
+            failed = any(c[0] == "fail" for c in cases[before:])
+            if sub.status == st.FAILURE and not failed:
+                cases.append(("fail", full, "failed with no failing case"))
+            elif sub.status == st.TEST_CRASHED and not failed:
+                cases.append(("fail", full, "no result line: cut short"))
+        elif sub.status == st.SUCCESS:
+            cases.append(("pass", full, ""))
+        elif sub.status == st.SKIPPED:
+            cases.append(("skip", full, ("SKIP " + getattr(sub, "skip_reason", "")).strip()))
+        else:
+            cases.append(("fail", full, "" if sub.status == st.FAILURE else sub.status.name.lower()))
+
+
+def parse_ktap(lines, kp):
+    """The kunit_parser tree of one KTAP document."""
+    printer = kp.Printer(print=False, output=io.StringIO())
+    return kp.parse_run_tests(plan_first(lines), printer)
+
+
+def kunit_cases(lines, prefix, kp):
+    """Per-case results of the KTAP documents in lines (KUnit on the console)."""
+    cases = []
+    for doc in documents(lines):
+        walk(parse_ktap(doc, kp), "", cases, kp)
+    return [(s, prefix + n, note) for s, n, note in cases]
+
+
+PROGRAM = re.compile(r"^(?:ok|not ok) \d+ (\S+)(?: # (?:SKIP )?exit=(\d+))?\s*$")
+
+
+def program_cases(lines, kp):
+    """Per-case results of the guest's results channel: one KTAP document
+    (guest/init), each test program a subtest whose own TAP is nested four
+    spaces deep; its result line carries the program's exit status."""
+    cases = []
+    for doc in documents(lines):
+        rcs = {}
+        for line in doc:
+            m = PROGRAM.match(line)
+            if m:
+                rcs[m.group(1)] = int(m.group(2) or 0)
+        for i, p in enumerate(parse_ktap(doc, kp).subtests, 1):
+            if placeholder(p, kp):
+                cases.append(("fail", "program%d" % i, "planned but never reported"))
+                continue
+            rc = rcs.get(p.name)
+            pc = []
+            walk(p, "", pc, kp)
+            pc = [(s, "%s:%s" % (p.name, n), note) for s, n, note in pc]
+            if rc is None:
+                pc.append(("fail", p.name, "did not finish"))
+            elif not p.subtests:
+                pc = [("fail", p.name, "no TAP result (exit %s)" % rc)]
+            elif rc not in (0, 4) and not any(c[0] == "fail" for c in pc):
+                pc.append(("fail", p.name, "exit status %s" % rc))
+            cases.extend(pc)
+    return cases
 
 
 def read_fact(line, facts):
     """Add the key=value pairs of a SWAPQ-FACT line to facts."""
-    if line.startswith("SWAPQ-FACT "):
-        for kv in line.split()[1:]:
+    m = re.match(r"^(?:#\s*)?SWAPQ-FACT (.*)", line)
+    if m:
+        for kv in m.group(1).split():
             k, _, v = kv.partition("=")
             facts[k] = v
 
@@ -197,7 +229,8 @@ def judge(a):
         errors.append("guest timed out after %ss (hang)" % facts.get("elapsed"))
     for n, line, _ in splats(con)[:1]:
         errors.append("kernel splat at console line %d: %s" % (n, line))
-    if "SWAPQ-DONE" not in res and status not in (124, 137):
+    done = any(re.match(r"^(?:#\s*)?SWAPQ-DONE\s*$", l) for l in res)
+    if not done and status not in (124, 137):
         last = next((l for l in reversed(con) if l.strip()), "(empty console)")
         errors.append("guest did not finish its tests; last console line: %s" % last.strip())
     if "cpus" in facts and int(facts["cpus"]) < 2:
@@ -206,16 +239,10 @@ def judge(a):
         if k in facts and facts[k] != a.clocksource:
             errors.append("guest %s is %s, not %s" % (k, facts[k], a.clocksource))
 
-    cases = parse_tap(kunit_lines(con), "kunit:")
-    for p in programs(res):
-        pc = parse_tap(p["lines"], "%s:" % p["name"])
-        if not pc:
-            pc = [("fail", p["name"], "no TAP result (exit %s)" % p["rc"])]
-        elif p["rc"] is None:
-            pc.append(("fail", p["name"], "did not finish"))
-        elif p["rc"] not in (0, 4) and not any(c[0] == "fail" for c in pc):
-            pc.append(("fail", p["name"], "exit status %s" % p["rc"]))
-        cases.extend(pc)
+    cases = []
+    if documents(con) or documents(res):
+        kp = kunit_parser(a.src)
+        cases = kunit_cases(con, "kunit:", kp) + program_cases(res, kp)
 
     npass = sum(1 for c in cases if c[0] == "pass")
     nfail = sum(1 for c in cases if c[0] == "fail")
@@ -250,19 +277,22 @@ def main():
     j.add_argument("--console", required=True)
     j.add_argument("--results", required=True)
     j.add_argument("--clocksource", default="tsc")
+    j.add_argument("--src", default=os.environ.get("SRC"),
+                   help="kernel tree with tools/testing/kunit (default: $SRC)")
     j.add_argument("--summary")
     j.add_argument("--skip-fails", action="store_true")
     j.add_argument("--require-cases", action="store_true")
     j.add_argument("--verbose", "-v", action="store_true")
     k = sub.add_parser("ktap")
     k.add_argument("file")
+    k.add_argument("--src", default=os.environ.get("SRC"))
     s = sub.add_parser("splats")
     s.add_argument("file")
     a = ap.parse_args()
     if a.cmd == "judge":
         return judge(a)
     if a.cmd == "ktap":
-        for st, name, note in parse_tap(kunit_lines(read_lines(a.file)), ""):
+        for st, name, note in kunit_cases(read_lines(a.file), "", kunit_parser(a.src)):
             print("%s %s%s" % (st, name, "  # " + note if note else ""))
         return 0
     for n, line, name in splats(read_lines(a.file)):

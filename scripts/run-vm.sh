@@ -50,5 +50,9 @@ el=$(($(date +%s) - t0))
 say "$name: guest ran ${el}s (qemu status $rc)"
 echo "qemu_status=$rc elapsed=$el" >>"$res"
 [ -z "${NOJUDGE:-}" ] || exit 0
+# The results are parsed by the kernel tree's own kunit_parser: SRC's, or
+# that of the tree the kernel was built from (its object directory's
+# "source" link).
 exec python3 "$TOP/scripts/results.py" judge --name "$name" --console "$con" --results "$res" \
+	--src "${SRC:-${kernel%/arch/*}/source}" \
 	--clocksource "$arch_clocksource" ${STRICT_SKIP:+--skip-fails}

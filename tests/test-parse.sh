@@ -1,7 +1,33 @@
 #!/bin/sh
 # KTAP parsing and splat detection on saved logs.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/lib.sh"
+# The results are parsed by the kernel's own kunit_parser: the base tree's.
+base_tree
+mkdir -p "$T/k"
+git -C "$base_repo" archive "$base_commit" tools/testing/kunit | tar -x -C "$T/k" ||
+	die "cannot take tools/testing/kunit from the base tree"
+SRC=$T/k
+export SRC
 R="python3 $TOP/scripts/results.py"
+
+# guest_doc RC NAME: the results channel of a guest that ran one program,
+# NAME, whose output is standard input and whose exit status is RC (none:
+# it never finished), as guest/init writes it, through guest/ktap-nest.
+guest_doc() {
+	echo 'KTAP version 1'
+	echo "# SWAPQ-FACT cpus=${CPUS:-2} clocksource=${CS:-tsc} kernel=7.3.4 mem_kb=3000000"
+	echo '1..1'
+	sh "$TOP/guest/ktap-nest" "$2"
+	case $1 in
+	none) ;;
+	0) echo "ok 1 $2" ;;
+	4) echo "ok 1 $2 # SKIP exit=4" ;;
+	*) echo "not ok 1 $2 # exit=$1" ;;
+	esac
+	echo "# SWAPQ-FACT clocksource_end=${CS_END:-${CS:-tsc}}"
+	echo '# SWAPQ-DONE'
+}
 for c in mixed crash; do
 	if $R ktap "$TOP/tests/data/ktap-$c.log" >"$T/$c" &&
 		diff -u "$TOP/tests/data/ktap-$c.expected" "$T/$c" >"$T/$c.diff"; then
@@ -44,18 +70,16 @@ fi
 # A whole judged run: KUnit on the console, a program's TAP on the
 # results channel, facts checked.  Skips fail only with --skip-fails.
 cp "$TOP/tests/data/ktap-mixed.log" "$T/con"
-cat >"$T/res" <<'EOR'
-SWAPQ-FACT cpus=2 clocksource=tsc kernel=7.3.4 mem_kb=3000000
-SWAPQ-BEGIN prog
-TAP version 13
-1..2
-ok 1 swapoff.zram.data_intact
-ok 2 swapoff.brd.data_intact # SKIP no brd
-SWAPQ-END prog rc=0
-SWAPQ-FACT clocksource_end=tsc
-SWAPQ-DONE
-qemu_status=1 elapsed=30
-EOR
+printf '%s\n' 'TAP version 13' '1..2' 'ok 1 swapoff.zram.data_intact' \
+	'ok 2 swapoff.brd.data_intact # SKIP no brd' | guest_doc 0 prog >"$T/res"
+echo 'qemu_status=1 elapsed=30' >>"$T/res"
+# The document is KTAP as the kernel's own tool reads it.
+if python3 "$SRC/tools/testing/kunit/kunit.py" parse "$T/res" >"$T/kpy" 2>&1 &&
+	grep -q 'Ran 2 tests: passed: 1, skipped: 1' "$T/kpy"; then
+	ok results-doc-kunit-py
+else
+	notok results-doc-kunit-py "$(tail -n 1 "$T/kpy")"
+fi
 $R judge --name t --console "$T/con" --results "$T/res" >"$T/j" 2>&1
 if grep -q '^t: 5 passed, 1 failed, 2 skipped' "$T/j"; then ok judge-counts; else notok judge-counts "$(tail -n1 "$T/j")"; fi
 $R judge --name t --console "$T/con" --results "$T/res" --skip-fails >"$T/j" 2>&1
@@ -63,7 +87,7 @@ if grep -q '^t: 5 passed, 3 failed, 2 skipped' "$T/j"; then ok judge-skip-fails;
 sed -i 's/cpus=2/cpus=1/; s/clocksource_end=tsc/clocksource_end=jiffies/' "$T/res"
 expect_fail judge-one-cpu 'saw 1 CPU' $R judge --name t --console "$T/con" --results "$T/res"
 expect_fail judge-clocksource 'clocksource_end is jiffies' $R judge --name t --console "$T/con" --results "$T/res"
-sed -i '/SWAPQ-DONE/d; /SWAPQ-END/d' "$T/res"
+sed -i '/SWAPQ-DONE/d; /^ok 1 prog/d' "$T/res"
 expect_fail judge-unfinished 'did not finish' $R judge --name t --console "$T/con" --results "$T/res"
 sed -i 's/qemu_status=1/qemu_status=124/' "$T/res"
 expect_fail judge-timeout 'timed out after 30s' $R judge --name t --console "$T/con" --results "$T/res"
@@ -72,17 +96,8 @@ expect_fail judge-splat 'splat .*BUG: KASAN' $R judge --name t --console "$T/con
 
 # The expected clocksource follows the architecture (arm64: arch_sys_counter).
 cp "$TOP/tests/data/clean.log" "$T/con2"
-cat >"$T/res2" <<'EOR'
-SWAPQ-FACT cpus=2 clocksource=arch_sys_counter kernel=7.3.4 mem_kb=3000000
-SWAPQ-BEGIN prog
-TAP version 13
-1..1
-ok 1 stress
-SWAPQ-END prog rc=0
-SWAPQ-FACT clocksource_end=arch_sys_counter
-SWAPQ-DONE
-qemu_status=0 elapsed=30
-EOR
+printf '%s\n' 'TAP version 13' '1..1' 'ok 1 stress' | CS=arch_sys_counter guest_doc 0 prog >"$T/res2"
+echo 'qemu_status=0 elapsed=30' >>"$T/res2"
 if $R judge --name a --console "$T/con2" --results "$T/res2" --clocksource arch_sys_counter >"$T/j2" 2>&1; then
 	ok judge-arm64-clocksource
 else
@@ -113,15 +128,8 @@ fi
 prog_run() {	# prog_run RC LINES...: a run whose one program printed LINES
 	_rc=$1
 	shift
-	{
-		echo 'SWAPQ-FACT cpus=2 clocksource=tsc kernel=7.3.4 mem_kb=3000000'
-		echo 'SWAPQ-BEGIN prog'
-		printf '%s\n' "$@"
-		[ "$_rc" = none ] || echo "SWAPQ-END prog rc=$_rc"
-		echo 'SWAPQ-FACT clocksource_end=tsc'
-		echo 'SWAPQ-DONE'
-		echo 'qemu_status=0 elapsed=30'
-	} >"$T/res3"
+	printf '%s\n' "$@" | guest_doc "$_rc" prog >"$T/res3"
+	echo 'qemu_status=0 elapsed=30' >>"$T/res3"
 }
 prog_run 0 'TAP version 13' '1..1' 'ok 1 one'
 if $R judge --name p --console "$TOP/tests/data/clean.log" --results "$T/res3" >"$T/j3" 2>&1; then
@@ -161,13 +169,12 @@ expect_fail judge-nested-missing 'FAIL kunit:suite.missing3 +# planned but never
 # program cut short (2 of its 3 cases) fails with its missing case, and a
 # runner plan above the programs it reported fails too.
 vmtests() {
-	printf '%s\n' 'SWAPQ-FACT cpus=2 clocksource=tsc' 'SWAPQ-BEGIN vmtests-swap' \
-		'TAP version 13' '    ----------------' '    running ./swapoff' \
+	printf '%s\n' 'TAP version 13' '    ----------------' '    running ./swapoff' \
 		'    TAP version 13' '    1..2' '    ok 1 swapoff.zram.a' '    ok 2 swapoff.zram.b' \
 		'    [PASS]' 'ok 1 swapoff' '    TAP version 13' '    1..3' \
 		'    ok 1 swap_devices.x' "    ok 2 swap_devices.y" "$1" \
-		"$2" "SWAPQ-END vmtests-swap rc=$3" 'SWAPQ-FACT clocksource_end=tsc' \
-		SWAPQ-DONE 'qemu_status=1 elapsed=9' >"$T/vres"
+		"$2" | guest_doc "$3" vmtests-swap >"$T/vres"
+	echo 'qemu_status=1 elapsed=9' >>"$T/vres"
 	printf 'boot\n' >"$T/vcon"
 	$R judge --name v --console "$T/vcon" --results "$T/vres" 2>&1 | tail -n1
 }
