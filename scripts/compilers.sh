@@ -42,7 +42,7 @@ warnings() {
 	warnings_at "$src" "$obj" "$cfg" "$rev" "$objs" "$@"
 }
 
-for tool in ${TOOLS:-sparse clang $(arch_list | tr ' ' '\n' | grep -vx x86_64)}; do
+for tool in ${TOOLS:-sparse clang $(arch_others)}; do
 	say "$tool on:$objs (log: $log)"
 	if ! warnings $tool "$base" >"$BUILD/logs/$tool-base.w"; then
 		result "$tool builds the base" 1 "see $log"

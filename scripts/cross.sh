@@ -16,7 +16,7 @@ pass=0 fail=0
 : "${CROSS_TESTS:=$SERIES_TESTS}"
 : "${SELFTESTS:=$SERIES_SELFTESTS}"
 export SELFTESTS
-: "${CROSS_ARCHES:=$(arch_list | tr ' ' '\n' | grep -vx x86_64 | tr '\n' ' ')}"
+: "${CROSS_ARCHES:=$(arch_others)}"
 src=$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null) || die "no work tree"
 
 for ARCH in $CROSS_ARCHES; do

@@ -74,6 +74,12 @@ arch_list() {
 	grep -l '^#@ image=' "$TOP"/config/*.config | sed 's|.*/||; s|\.config$||' | tr '\n' ' ' | sed 's/ $//'
 }
 
+# arch_others: the architectures besides the host's (x86_64): what the
+# cross builds and the other compilers' builds cover.
+arch_others() {
+	arch_list | tr ' ' '\n' | grep -vx x86_64 | tr '\n' ' ' | sed 's/ $//'
+}
+
 # base_tree: base_repo and base_commit, the base tree's repository and
 # commit as fetch-base.sh derives them (fetching it the first time); dies
 # after fetch-base.sh's own error when there is none.

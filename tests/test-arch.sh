@@ -76,3 +76,11 @@ if grep -q 'clocksource is tsc, not riscv_clocksource' "$T/out"; then
 else
 	notok arch-new-clocksource-judged "$(tail -n 2 "$T/out" | tr '\n' ' ')"
 fi
+# The new file also puts the architecture in the cross builds and the
+# other compilers' builds (cross.sh, compilers.sh), and not the host's.
+others=$(TOP=$T/top sh -c '. "$TOP/scripts/lib.sh" && arch_others')
+case " $others " in
+*" riscv64 "*" x86_64 "* | *" x86_64 "*) notok arch-new-cross "x86_64 among: $others" ;;
+*" riscv64 "*) ok arch-new-cross ;;
+*) notok arch-new-cross "riscv64 not among: $others" ;;
+esac
