@@ -157,7 +157,7 @@ alloc_workload() {
 		_want=$((WORKERS * WORKER_MB + 2048))
 		[ "$_want" -ge 3072 ] || _want=3072
 		# Half the available memory, in whole GiB so that reruns agree.
-		_avail=$(sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' /proc/meminfo)
+		_avail=$(sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' "${MEMINFO:-/proc/meminfo}")
 		_half=$((${_avail:-6291456} / 2097152 * 1024))
 		[ "$_want" -le "$_half" ] || [ "$_half" -lt 1024 ] || _want=$_half
 		MEM=${_want}M

@@ -4,19 +4,20 @@
 # for four times what they write, memory capped at half what is available.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/lib.sh"
-half=$(($(sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' /proc/meminfo) / 2048))
+# A host with 8 GiB available: half of it is 4 GiB.
+printf 'MemTotal: 16000000 kB\nMemAvailable: 8388608 kB\n' >"$T/meminfo"
 # workload CORES: the defaults on a host of CORES cores.
 workload() {
 	(
 		unset SMP MEM WORKERS WORKER_MB DISK_MB LIMIT_MB
 		c=$1
 		nproc() { echo "$c"; }
-		alloc_workload
-		m=${MEM%[GM]}
-		case $MEM in *G) m=$((m * 1024)) ;; esac
-		echo "$SMP $WORKERS $DISK_MB $((m <= half))"
+		MEMINFO=$T/meminfo alloc_workload
+		echo "$SMP $WORKERS $DISK_MB $MEM"
 	)
 }
-expect_eq workload-small-host "$(workload 1)" "2 2 2048 1"
-expect_eq workload-large-host "$(workload 32)" "32 32 32768 1"
+expect_eq workload-small-host "$(workload 1)" "2 2 2048 3G"
+expect_eq workload-mid-host "$(workload 4)" "4 4 4096 3G"
+# 32 workers write 8 GiB: the guest would want 10 GiB, gets half of 8.
+expect_eq workload-large-host "$(workload 32)" "32 32 32768 4G"
 expect_eq workload-set-by-user "$(SMP=4 WORKERS=3 sh -c ". '$TOP/scripts/lib.sh'; alloc_workload; echo \$SMP \$WORKERS")" "4 3"
