@@ -27,3 +27,15 @@ one guest 'Expect-fail: faultinj:kmemleak_clean'
 if $M "$T/guest" >"$T/out" 2>&1; then ok mutation-header-guest-program; else notok mutation-header-guest-program "$(cat "$T/out")"; fi
 one noprog 'Expect-fail: nosuchprogram:case'
 expect_fail mutation-header-unknown-program 'is not kunit:SUITE.CASE' $M "$T/noprog"
+
+# Each harness mutation still applies to the harness as it is now (make
+# check-full applies them; an edit of the code they break can leave one
+# behind, and only check-full would notice).
+for p in "$TOP"/tests/harness-mutations/*.patch; do
+	n=$(basename "$p" .patch)
+	if (cd "$TOP" && git apply --check "$p") >"$T/apply" 2>&1; then
+		ok "harness-mutation-applies-$n"
+	else
+		notok "harness-mutation-applies-$n" "$(head -n1 "$T/apply")"
+	fi
+done
