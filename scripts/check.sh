@@ -11,8 +11,6 @@ export SELFTESTS
 pass=0 fail=0
 t_start=$(date +%s)
 mkdir -p "$BUILD/logs"
-t_mark=$BUILD/logs/check-started
-touch "$t_mark"
 # RESUME=1 skips the stages this tree's runs finished (lib.sh).
 STAGES=$BUILD/logs/check-stages
 STAGE_ID=$(stage_id)
@@ -67,6 +65,7 @@ if stage test-kernel; then
 	fi
 fi
 if [ -r "$kernel" ] || [ -n "$recorded" ]; then
+	guest_resumed=$(stage_record guest)
 	# About 650 s here (the kselftests' own timeouts are larger): room
 	# for a slower host.
 	step_log guest "the debug kernel: KUnit, our guest tests, run_vmtests.sh -t swap" \
@@ -87,7 +86,7 @@ if [ -r "$kernel" ] || [ -n "$recorded" ]; then
 			# The patched kernel's errnos, from this run's guest stage, or
 			# from a boot of their own when that stage was resumed.
 			pr=$BUILD/logs/check-guest.results.log
-			if ! [ "$pr" -nt "$t_mark" ]; then
+			if [ -n "$guest_resumed" ]; then
 				SRC=$src STRICT_SKIP=1 "$TOP/scripts/run-vm.sh" "$kernel" bad-input \
 					check-errno-patched >"$BUILD/logs/check-errno-patched.out" 2>&1
 				pr=$BUILD/logs/check-errno-patched.results.log
@@ -147,14 +146,15 @@ if [ "${CHECK_FULL:-}" = 1 ]; then
 	step_log harness-mutations "check-full: deliberate breakages of the harness must turn its tests red" \
 		"$TOP/scripts/harness-mutations.sh"
 
-	if [ -z "$(stage_record kcsan)" ]; then
+	kk= kcsan_recorded=$(stage_record kcsan)
+	if [ -z "$kcsan_recorded" ]; then
 		say "check-full: the KCSAN kernel"
 		kk=$(VARIANT=patched FLAVOR=kcsan "$TOP/scripts/build-kernel.sh" | tail -n1)
 	fi
-	if [ -r "${kk:-}" ] || [ -n "$(stage_record kcsan)" ]; then
+	if [ -r "$kk" ] || [ -n "$kcsan_recorded" ]; then
 		step_log kcsan "the KCSAN kernel: KUnit, our guest tests, run_vmtests.sh -t swap" \
 			env SRC="$src" STRICT_SKIP=1 \
-			"$TOP/scripts/run-vm.sh" "${kk:-}" "$GUEST_TESTS" check-kcsan
+			"$TOP/scripts/run-vm.sh" "$kk" "$GUEST_TESTS" check-kcsan
 	else
 		result build-kcsan-kernel 1 "the patched KCSAN kernel did not build"
 	fi

@@ -117,13 +117,11 @@ def plan_first(lines):
         elif re.match(r"^\s*# Subtest: ", line) and opened.get(d) == len(out) - 1:
             opened[d] = len(out)    # the plan goes after the block's name
         elif re.match(r"^\s*1\.\.\d+\s*$", line) and d in opened and d not in planned:
-            if out[opened[d] + 1:] and any(re.match(r"^\s*(not )?ok \d+", l) and
-                                           len(l) - len(l.lstrip(" ")) == d
-                                           for l in out[opened[d] + 1:]):
-                out.insert(opened[d] + 1, line)
-                planned.add(d)
-                continue
             planned.add(d)
+            if any(re.match(r"^\s*(not )?ok \d+", l) and len(l) - len(l.lstrip(" ")) == d
+                   for l in out[opened[d] + 1:]):
+                out.insert(opened[d] + 1, line)
+                continue
         out.append(line)
     return out
 
@@ -165,10 +163,10 @@ def parse_ktap(lines, kp):
     return kp.parse_run_tests(plan_first(lines), printer)
 
 
-def kunit_cases(lines, prefix, kp):
-    """Per-case results of the KTAP documents in lines (KUnit on the console)."""
+def kunit_cases(docs, prefix, kp):
+    """Per-case results of KTAP documents (KUnit on the console)."""
     cases = []
-    for doc in documents(lines):
+    for doc in docs:
         walk(parse_ktap(doc, kp), "", cases, kp)
     return [(s, prefix + n, note) for s, n, note in cases]
 
@@ -176,12 +174,13 @@ def kunit_cases(lines, prefix, kp):
 PROGRAM = re.compile(r"^(?:ok|not ok) \d+ (\S+)(?: # (?:SKIP )?exit=(\d+))?\s*$")
 
 
-def program_cases(lines, kp):
+def program_cases(docs, kp):
     """Per-case results of the guest's results channel: one KTAP document
-    (guest/init), each test program a subtest whose own TAP is nested four
-    spaces deep; its result line carries the program's exit status."""
+    (guest/init) per boot, each test program a subtest whose own TAP is
+    nested four spaces deep; its result line carries the program's exit
+    status, which kunit_parser does not keep."""
     cases = []
-    for doc in documents(lines):
+    for doc in docs:
         rcs = {}
         for line in doc:
             m = PROGRAM.match(line)
@@ -240,9 +239,10 @@ def judge(a):
             errors.append("guest %s is %s, not %s" % (k, facts[k], a.clocksource))
 
     cases = []
-    if documents(con) or documents(res):
+    cdocs, rdocs = documents(con), documents(res)
+    if cdocs or rdocs:
         kp = kunit_parser(a.src)
-        cases = kunit_cases(con, "kunit:", kp) + program_cases(res, kp)
+        cases = kunit_cases(cdocs, "kunit:", kp) + program_cases(rdocs, kp)
 
     npass = sum(1 for c in cases if c[0] == "pass")
     nfail = sum(1 for c in cases if c[0] == "fail")
@@ -292,7 +292,7 @@ def main():
     if a.cmd == "judge":
         return judge(a)
     if a.cmd == "ktap":
-        for st, name, note in kunit_cases(read_lines(a.file), "", kunit_parser(a.src)):
+        for st, name, note in kunit_cases(documents(read_lines(a.file)), "", kunit_parser(a.src)):
             print("%s %s%s" % (st, name, "  # " + note if note else ""))
         return 0
     for n, line, name in splats(read_lines(a.file)):
