@@ -45,6 +45,7 @@ help:
 	@echo "  make base          fetch and commit the base tree; prints REPO COMMIT"
 	@echo "  make deps          install the Debian packages the harness needs"
 	@echo "  make clean         remove $(BUILD) (the cache outside the clone stays)"
+	@echo "  make help          this list"
 	@echo
 	@echo "Values:"
 	@echo "  BUILD=$(BUILD)"
@@ -66,51 +67,51 @@ help:
 	@echo "             (bench-lockstat: NDEVS, 1 4 16); hibernate.sh: HIBERNATE_MB DISK_MB"
 
 deps:
-	@scripts/deps.sh
+	@scripts/kernel/deps.sh
 
 base: deps
-	@scripts/fetch-base.sh
+	@scripts/kernel/base.sh
 
 worktree: deps
-	@scripts/tree.sh work
+	@scripts/kernel/tree.sh work
 
 export:
-	@scripts/tree.sh export
+	@scripts/kernel/tree.sh export
 
 kernel: deps
-	@scripts/build-kernel.sh
+	@scripts/kernel/kernel.sh
 
 boot: deps
-	@TOP=$(CURDIR) && . scripts/lib.sh && k=$$(lastline scripts/build-kernel.sh) && \
-	  src=$$(lastline scripts/tree.sh work) && \
+	@TOP=$(CURDIR) && . scripts/lib.sh && k=$$(lastline scripts/kernel/kernel.sh) && \
+	  src=$$(lastline scripts/kernel/tree.sh work) && \
 	  SRC=$$src \
-	  scripts/run-vm.sh "$$k" "$(TESTS)" boot-$(VARIANT)-$(FLAVOR)
+	  scripts/kernel/boot.sh "$$k" "$(TESTS)" boot-$(VARIANT)-$(FLAVOR)
 
 check:
-	@scripts/check.sh
+	@scripts/check/check.sh
 
 check-full:
-	@CHECK_FULL=1 scripts/check.sh
+	@CHECK_FULL=1 scripts/check/check.sh
 
 record-stages:
-	@scripts/record-stages.sh
+	@scripts/check/record-stages.sh
 
 bench: bench-swapoff bench-alloc bench-lockstat bench-mthp
 
 bench-swapoff:
-	@scripts/bench-swapoff.sh
+	@scripts/bench/bench-swapoff.sh
 
 bench-alloc:
-	@scripts/bench-alloc.sh
+	@scripts/bench/bench-alloc.sh
 
 bench-lockstat:
-	@scripts/bench-lockstat.sh
+	@scripts/bench/bench-lockstat.sh
 
 bench-mthp:
-	@scripts/bench-mthp.sh
+	@scripts/bench/bench-mthp.sh
 
 mbox:
-	@scripts/mbox.sh
+	@scripts/post/mbox.sh
 
 clean:
 	rm -rf $(BUILD)

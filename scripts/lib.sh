@@ -3,7 +3,8 @@
 # Where the harness keeps state that outlives a clone: the downloaded
 # package, the deterministic base repository and the ccache.
 : "${SWAPQ_CACHE:=${XDG_CACHE_HOME:-$HOME/.cache}/swapq}"
-: "${TOP:=$(cd "$(dirname "$0")/.." && pwd)}"
+# Scripts live in scripts/JOB/, so the top is two levels above $0.
+: "${TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${BUILD:=$TOP/build}"
 export SWAPQ_CACHE TOP BUILD
 
@@ -38,7 +39,7 @@ die() {
 }
 
 # Run a command and print the last line of its output (a path, by the
-# convention of tree.sh and build-kernel.sh); fail if the command fails.
+# convention of tree.sh and kernel.sh); fail if the command fails.
 lastline() {
 	_out=$("$@") || return 1
 	printf '%s\n' "$_out" | tail -n1
@@ -81,12 +82,12 @@ arch_others() {
 }
 
 # base_tree: base_repo and base_commit, the base tree's repository and
-# commit as fetch-base.sh derives them (fetching it the first time); dies
-# after fetch-base.sh's own error when there is none.
+# commit as base.sh derives them (fetching it the first time); dies
+# after base.sh's own error when there is none.
 base_tree() {
-	_b=$("$TOP/scripts/fetch-base.sh") || die "no base tree (fetch-base.sh failed)"
+	_b=$("$TOP/scripts/kernel/base.sh") || die "no base tree (base.sh failed)"
 	set -- $_b
-	[ $# -eq 2 ] || die "fetch-base.sh printed '$_b', not REPO COMMIT"
+	[ $# -eq 2 ] || die "base.sh printed '$_b', not REPO COMMIT"
 	base_repo=$1 base_commit=$2
 }
 
@@ -225,9 +226,9 @@ bench_reps() {
 			eval "img=\$k_$k"
 			name=bench-$1-$k-$rep
 			say "rep $rep/$REPS: $k kernel"
-			"$TOP/scripts/run-vm.sh" "$img" "$2" "$name" >"$BUILD/logs/$name.out" 2>&1 ||
+			"$TOP/scripts/kernel/boot.sh" "$img" "$2" "$name" >"$BUILD/logs/$name.out" 2>&1 ||
 				{ cat "$BUILD/logs/$name.out" >&2; die "benchmark run $name failed (see build/logs/$name.*)"; }
-			python3 "$TOP/scripts/$3" collect --kernel "$k" --rep "$rep" \
+			python3 "$TOP/scripts/bench/$3" collect --kernel "$k" --rep "$rep" \
 				--results "$BUILD/logs/$name.results.log" >>"$csv" ||
 				die "no results in build/logs/$name.results.log"
 		done
@@ -245,7 +246,7 @@ use_ccache() {
 # series_commit WORK N: WORK's commit of patch N of series/, counted after
 # the prerequisites; empty if the series is shorter.
 series_commit() {
-	_from=$(lastline "$TOP/scripts/tree.sh" prereq-tip) || return 1
+	_from=$(lastline "$TOP/scripts/kernel/tree.sh" prereq-tip) || return 1
 	git -C "$1" rev-list --reverse "$_from..HEAD" | sed -n "${2}p"
 }
 
@@ -260,7 +261,7 @@ prefix_kernel() {
 		git -C "$1" worktree add -q --detach "$_st" "$2" || return 1
 	fi
 	VARIANT=mutant SRC_TREE=$_st OBJ_NAME=$3 FLAVOR=$4 \
-		lastline "$TOP/scripts/build-kernel.sh"
+		lastline "$TOP/scripts/kernel/kernel.sh"
 }
 
 say() {

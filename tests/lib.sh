@@ -29,3 +29,14 @@ expect_fail() {
 		notok "$_n" "no '$_p' in: $(tail -n 3 "$T/out" | tr '\n' ' ')"
 	fi
 }
+
+# synthetic_base DIR: a deterministic base commit of
+# tests/fixture/synthetic/base's files in a new repository DIR (no
+# download); prints its commit.
+synthetic_base() {
+	mkdir -p "$1" && cp -r "$TOP/tests/fixture/synthetic/base/." "$1/" &&
+		pgit -C "$1" init -q && pgit -C "$1" add -A . &&
+		GIT_AUTHOR_DATE="2026-01-01T00:00:00+0000" GIT_COMMITTER_DATE="2026-01-01T00:00:00+0000" \
+		pgit -C "$1" commit -q --no-gpg-sign --no-verify -m "synthetic base" &&
+		git -C "$1" rev-parse HEAD
+}

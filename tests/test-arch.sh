@@ -55,7 +55,7 @@ chmod +x "$T/bin/"*
 : >"$T/Image"
 newarch() {
 	PATH=$T/bin:$PATH TOP=$T/top BUILD=$T/build ARCH=riscv64 FAKE_CS=$1 SELFTESTS= \
-		"$T/top/scripts/run-vm.sh" "$T/Image" sanity arch-new >"$T/out" 2>&1
+		"$T/top/scripts/kernel/boot.sh" "$T/Image" sanity arch-new >"$T/out" 2>&1
 }
 newarch riscv_clocksource
 args=$(tr '\n' ' ' <"$T/qemu-args" 2>/dev/null)

@@ -3,7 +3,7 @@
 # profile's parser on a function graph trace (two swapoff calls, the first
 # split across a CPU switch).
 . "$(dirname "$0")/lib.sh"
-cd "$TOP/scripts" || exit 1
+cd "$TOP/scripts/bench" || exit 1
 got=$(python3 -c 'import stats; print(stats.fmt_ci(stats.ratio_ci({1: 10, 2: 10, 3: 10, 4: 10}, {1: 20, 2: 20, 3: 20, 4: 20})))')
 if [ "$got" = "2.00 [2.00..2.00]" ]; then ok ratio-ci-exact; else notok ratio-ci-exact "$got"; fi
 got=$(python3 -c 'import stats; print(stats.ratio_ci({1: 10, 2: 11}, {1: 20, 2: 21}))')
@@ -25,7 +25,7 @@ else
 	notok swapoff-graph-parts "$got"
 fi
 # The device's release comes after swapoff returns: added to that call.
-got=$(cd "$TOP/scripts" && python3 -c '
+got=$(cd "$TOP/scripts/bench" && python3 -c '
 import bench
 calls = bench.swapoff_calls(open("'"$TOP"'/tests/data/swapoff-graph.log"))
 print("%.3f %s" % (calls[0]["(device release, after swapoff)"],
@@ -58,14 +58,26 @@ if [ "$got" = "    patched/base: 1.25 [1.25..1.25] over 3 pairs" ]; then
 else
 	notok hibernate-report-slot "$got"
 fi
-# The lock_stat collector: per device count, each class's first line (its
-# total), not the call-site lines under it; the report's ratio.
-printf '%s\n' 'SWAPQ-FACT cpus=2 clocksource=tsc' 'SWAPQ-LOCKSTAT-BEGIN devs=4' \
-	'                 &ci->lock:          10          40           0.10          5.00         120.00           3.00         500         900           0.10           1.00          50.00           0.05' \
-	'                 &ci->lock          30          [<0>] cluster_alloc_swap_entry+0x1/0x2' \
-	'SWAPQ-LOCKSTAT-END' >"$T/ls.log"
+# The lock_stat collector: per device count, each class's own line, not
+# the call-site lines under it; two classes of one name are added up; a
+# block cut before its end is not counted.
+cls() {
+	printf '                 %s:          10          %s           0.10          5.00         %s           3.00         500         %s           0.10           1.00          50.00           0.05\n' "$@"
+}
+{
+	echo 'SWAPQ-FACT cpus=2 clocksource=tsc'
+	echo 'SWAPQ-LOCKSTAT-BEGIN devs=4'
+	cls '&ci->lock' 40 120.00 900
+	echo '                 &ci->lock          30          [<0>] cluster_alloc_swap_entry+0x1/0x2'
+	cls 'swap_avail_lock' 1 0.50 7
+	cls '&ci->lock' 2 0.25 100
+	echo 'SWAPQ-LOCKSTAT-END'
+	echo 'SWAPQ-LOCKSTAT-BEGIN devs=16'
+	cls '&ci->lock' 5 1.00 9
+} >"$T/ls.log"
 expect_eq lockstat-collect "$(python3 bench_lockstat.py collect --kernel base --rep 1 --results "$T/ls.log")" \
-	"base,1,4,&ci->lock,40,120.00,900,2,tsc"
+	"base,1,4,&ci->lock,42,120.25,1000,2,tsc
+base,1,4,swap_avail_lock,1,0.50,7,2,tsc"
 {
 	echo 'kernel,rep,devs,lock,contentions,wait_us,acquisitions,cpus,clocksource'
 	for r in 1 2 3; do

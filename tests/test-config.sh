@@ -1,7 +1,7 @@
 #!/bin/sh
 # config-check.sh names every requested symbol that did not survive.
 . "$(dirname "$0")/lib.sh"
-C=$TOP/scripts/config-check.sh
+C=$TOP/scripts/kernel/config-check.sh
 mkdir -p "$T/src/mm"
 printf 'config SWAP\n\tbool\nconfig ZRAM\n\ttristate\n' >"$T/src/mm/Kconfig"
 printf 'CONFIG_SWAP=y\nCONFIG_ZRAM=m\n# CONFIG_KASAN is not set\n' >"$T/config"

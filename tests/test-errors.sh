@@ -2,9 +2,10 @@
 # Bad input gives a one-line cause and a non-zero exit.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/lib.sh"
-F=$TOP/scripts/fetch-base.sh
-set -- $("$F" 2>/dev/null)
-REPO=$1 COMMIT=$2
+F=$TOP/scripts/kernel/base.sh
+# A user's own tree: the synthetic base stands in for it (no download).
+REPO=$T/base
+COMMIT=$(synthetic_base "$REPO") || notok synthetic-base "cannot commit the synthetic base"
 
 KERNEL_SRC=/nonexistent/linux expect_fail kernel-src-missing 'KERNEL_SRC=/nonexistent/linux is not a readable directory' "$F"
 mkdir "$T/plain"
@@ -18,23 +19,24 @@ else
 	notok kernel-src-own-tree "did not resolve $REPO at $COMMIT"
 fi
 
-# A corrupt download is caught by the pinned checksum and moved aside.
+# A corrupt download is caught by the pinned checksum and moved aside
+# (the Debian download, whatever tree the user set KERNEL_SRC to).
 mkdir -p "$T/cache/apt"
 echo "not a deb" >"$T/cache/apt/linux-source-7.3_7.3.4-1~bpo13+1_all.deb"
-SWAPQ_CACHE=$T/cache expect_fail corrupt-download 'checksum mismatch' "$F"
+KERNEL_SRC= SWAPQ_CACHE=$T/cache expect_fail corrupt-download 'checksum mismatch' "$F"
 if [ -e "$T/cache/apt/linux-source-7.3_7.3.4-1~bpo13+1_all.deb.bad" ]; then ok corrupt-moved-aside; else notok corrupt-moved-aside "still in place"; fi
 
 # A version the archive no longer has: the available ones are named.
-SWAPQ_CACHE=$T/cache2 DEB_VERSION=7.3.0-99 DEB_SHA256=0 \
+KERNEL_SRC= SWAPQ_CACHE=$T/cache2 DEB_VERSION=7.3.0-99 DEB_SHA256=0 \
 	expect_fail vanished-version 'not in trixie-backports; available: .*7\.3\.' "$F"
 
 expect_fail missing-tool "missing tool 'no-such-tool-xyz'" sh -c ". '$TOP/scripts/lib.sh'; need no-such-tool-xyz"
-expect_fail vm-no-kernel 'no kernel image at' "$TOP/scripts/run-vm.sh" "$T/bzImage" sanity t
-VARIANT=neither expect_fail bad-variant 'VARIANT must be base or patched' "$TOP/scripts/build-kernel.sh"
-ARCH=sparc expect_fail bad-arch "unknown ARCH 'sparc' \\(known: arm64 i386 x86_64\\)" "$TOP/scripts/build-kernel.sh"
+expect_fail vm-no-kernel 'no kernel image at' "$TOP/scripts/kernel/boot.sh" "$T/bzImage" sanity t
+VARIANT=neither expect_fail bad-variant 'VARIANT must be base or patched' "$TOP/scripts/kernel/kernel.sh"
+ARCH=sparc expect_fail bad-arch "unknown ARCH 'sparc' \\(known: arm64 i386 x86_64\\)" "$TOP/scripts/kernel/kernel.sh"
 : >"$T/Image"
-ARCH=i386 expect_fail vm-arch-not-booted 'ARCH=i386 is built, not booted' "$TOP/scripts/run-vm.sh" "$T/Image" sanity t
-ARCH=sparc expect_fail vm-bad-arch "unknown ARCH 'sparc'" "$TOP/scripts/run-vm.sh" "$T/Image" sanity t
+ARCH=i386 expect_fail vm-arch-not-booted 'ARCH=i386 is built, not booted' "$TOP/scripts/kernel/boot.sh" "$T/Image" sanity t
+ARCH=sparc expect_fail vm-bad-arch "unknown ARCH 'sparc'" "$TOP/scripts/kernel/boot.sh" "$T/Image" sanity t
 
 # count: a step's closing line is added up; one that reports nothing, or
 # nothing run (0 and 0), is a failure of its own.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The kernel-doc gate (scripts/kdoc-new.sh) on two synthetic trees whose
+# The kernel-doc gate (scripts/check/kdoc-new.sh) on two synthetic trees whose
 # scripts/kernel-doc is a stand-in: it warns about the sentinel's
 # undocumented parameter and prints each "//W" line of a file as a warning.
 . "$(dirname "$0")/lib.sh"
@@ -17,7 +17,7 @@ EOK
 done
 printf '//W old warning\nint a;\n' >"$T/base/a.c"
 printf '//W old warning\nint a;\n' >"$T/new/a.c"
-if sh "$TOP/scripts/kdoc-new.sh" "$T/base" "$T/new" a.c >"$T/k1" 2>&1 &&
+if sh "$TOP/scripts/check/kdoc-new.sh" "$T/base" "$T/new" a.c >"$T/k1" 2>&1 &&
 	grep -q '^ok kernel-doc a.c' "$T/k1"; then
 	ok kdoc-same-warnings-pass
 else
@@ -25,9 +25,9 @@ else
 fi
 printf '//W old warning\n//W new warning\nint a;\n' >"$T/new/a.c"
 expect_fail kdoc-new-warning-fails '^not ok kernel-doc a.c - .*new warning' \
-	sh "$TOP/scripts/kdoc-new.sh" "$T/base" "$T/new" a.c
+	sh "$TOP/scripts/check/kdoc-new.sh" "$T/base" "$T/new" a.c
 # kernel-doc that cannot run: both trees print nothing, nothing is "new".
 printf 'exit 1;\n' >"$T/new/scripts/kernel-doc"
 printf 'exit 1;\n' >"$T/base/scripts/kernel-doc"
 expect_fail kdoc-not-running-fails '^not ok kernel-doc-runs' \
-	sh "$TOP/scripts/kdoc-new.sh" "$T/base" "$T/new" a.c
+	sh "$TOP/scripts/check/kdoc-new.sh" "$T/base" "$T/new" a.c

@@ -1,8 +1,8 @@
 #!/bin/sh
-# The headers of the KUnit mutations (scripts/mutations.sh --headers):
+# The headers of the KUnit mutations (scripts/check/mutations.sh --headers):
 # each must name exactly one case that it makes fail.
 . "$(dirname "$0")/lib.sh"
-M="sh $TOP/scripts/mutations.sh --headers"
+M="sh $TOP/scripts/check/mutations.sh --headers"
 if $M >"$T/all" 2>&1; then
 	ok mutation-headers-of-the-series
 else

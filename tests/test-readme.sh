@@ -28,3 +28,15 @@ if [ $? -eq 0 ]; then
 else
 	notok readme-lists-the-series "$(head -n1 "$T/out")"
 fi
+# make help names every target the Makefile declares.
+targets=$(sed -n '/^\.PHONY:/,/[^\\]$/p' "$TOP/Makefile" | sed 's/^\.PHONY://; s/\\$//')
+help=$(make -s -C "$TOP" help 2>&1)
+missing=
+for t in $targets; do
+	printf '%s\n' "$help" | grep -Eq "(^|[ ,(])$t([ ,):;]|$)" || missing="$missing $t"
+done
+if [ -n "$targets" ] && [ -z "$missing" ]; then
+	ok help-lists-every-target
+else
+	notok help-lists-every-target "make help does not name:${missing:- (no .PHONY targets found)}"
+fi

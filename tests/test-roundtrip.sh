@@ -13,21 +13,15 @@
 fix=$TOP/tests/fixture/synthetic
 base=$T/base
 
-# A deterministic base commit from the fixture's files.
-mkdir -p "$base"
-cp -r "$fix/base/." "$base/"
-pgit -C "$base" init -q
-pgit -C "$base" add -A .
-GIT_AUTHOR_DATE="2026-01-01T00:00:00+0000" GIT_COMMITTER_DATE="2026-01-01T00:00:00+0000" \
-	pgit -C "$base" commit -q --no-gpg-sign --no-verify -m "synthetic base"
+synthetic_base "$base" >/dev/null || notok synthetic-base "cannot commit the synthetic base"
 
 roundtrip() {	# roundtrip NAME: apply and export into a new work tree
 	rm -rf "$T/series" "$T/work"
 	cp -r "$fix/series" "$T/series"
 	if KERNEL_SRC=$base SERIES=$T/series WORK=$T/work PREREQS=$fix/prereqs \
-		"$TOP/scripts/tree.sh" work >"$T/log" 2>&1 &&
+		"$TOP/scripts/kernel/tree.sh" work >"$T/log" 2>&1 &&
 		KERNEL_SRC=$base SERIES=$T/series WORK=$T/work PREREQS=$fix/prereqs \
-		"$TOP/scripts/tree.sh" export >>"$T/log" 2>&1 &&
+		"$TOP/scripts/kernel/tree.sh" export >>"$T/log" 2>&1 &&
 		diff -r "$fix/series" "$T/series" >"$T/diff" 2>&1; then
 		ok "$1"
 	else
@@ -69,7 +63,7 @@ pgit -C "$T/base2" apply "$pre" &&
 rm -rf "$T/series" "$T/work2"
 cp -r "$fix/series" "$T/series"
 if KERNEL_SRC=$T/base2 SERIES=$T/series WORK=$T/work2 PREREQS=$fix/prereqs \
-	"$TOP/scripts/tree.sh" work >"$T/log" 2>&1 &&
+	"$TOP/scripts/kernel/tree.sh" work >"$T/log" 2>&1 &&
 	grep -q "prerequisite already in the base, skipped: $subj" "$T/log" &&
 	[ "$(git -C "$T/work2" rev-parse 'HEAD^{tree}')" = "$want" ] &&
 	[ "$(git -C "$T/work2" rev-list --count "$(git -C "$T/base2" rev-parse HEAD)..HEAD")" -eq 2 ]; then

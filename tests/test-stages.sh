@@ -90,7 +90,7 @@ expect_eq stages-id-sees-commits "$?" 0
 mkdir -p "$r/build/logs"
 id3=$(id)
 printf '%s b 2 0 c e 1\nother c 1 0 c e 1\n%s d 0 1 c e 1\n' "$id3" "$id3" >"$r/build/logs/check-stages"
-rec() { TOP=$r BUILD=$r/build STAGE_RECORDS= sh "$TOP/scripts/record-stages.sh" 2>&1; }
+rec() { TOP=$r BUILD=$r/build STAGE_RECORDS= sh "$TOP/scripts/check/record-stages.sh" 2>&1; }
 rec >/dev/null
 rec >"$T/rec.out"
 expect_eq stages-record-this-tree-once "$(awk -v i="$id3" '$1 == i { s = s $2 }
@@ -101,4 +101,4 @@ else
 	notok stages-record-says-totals "$(tail -n1 "$T/rec.out")"
 fi
 expect_fail stages-record-nothing-to-read "no stage records" \
-	env TOP="$r" BUILD="$T/none" STAGE_RECORDS= sh "$TOP/scripts/record-stages.sh"
+	env TOP="$r" BUILD="$T/none" STAGE_RECORDS= sh "$TOP/scripts/check/record-stages.sh"

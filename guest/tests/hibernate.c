@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hibernate: the first half of the hibernation round trip that
- * scripts/hibernate.sh drives (make check-full).  It swaps on the whole
+ * scripts/check/hibernate.sh drives (make check-full).  It swaps on the whole
  * virtio-blk disk /dev/vda, fills HIBERNATE_MB (256) of memory with a
  * pattern, and hibernates in "reboot" mode: the kernel writes its image to
  * the disk through the hibernation slot allocator and the guest ends.  The
@@ -17,7 +17,7 @@
  * of SLOT_MB (256) of slots, each slot checked (on the disk, page
  * aligned, not handed out twice) and all of them given back with
  * SNAPSHOT_FREE_SWAP_PAGES; the median round's time per slot is printed
- * for scripts/hibernate.sh to compare base with patched, beside the time
+ * for scripts/check/hibernate.sh to compare base with patched, beside the time
  * of an ioctl that takes the same locks and allocates nothing
  * (SNAPSHOT_GET_IMAGE_SIZE before an image exists).
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mthp: how 64 KiB mTHP folios go out to swap (scripts/bench-mthp.sh).
+ * mthp: how 64 KiB mTHP folios go out to swap (scripts/bench/bench-mthp.sh).
  *
  * With 64 KiB anonymous mTHP on ("always"; PMD-sized THP off), MTHP_MB of
  * patterned memory is paged out with MADV_PAGEOUT and read back, over:

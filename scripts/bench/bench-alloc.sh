@@ -14,7 +14,7 @@
 # the series is left unmeasured.  Results go to build/bench/alloc.csv (a
 # rerun resumes; FRESH=1 starts over); the report: scripts/bench_alloc.py.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 : "${REPS:=5}"
 : "${DEVS:=1 4 16 max}"
 : "${STEPS=9}"
@@ -28,10 +28,10 @@ csv=$out/alloc.csv
 mkdir -p "$out"
 t_start=$(date +%s)
 
-"$TOP/scripts/deps.sh"
-kb=$(VARIANT=base FLAVOR=plain lastline "$TOP/scripts/build-kernel.sh") || die "base kernel build failed"
-kp=$(VARIANT=patched FLAVOR=plain lastline "$TOP/scripts/build-kernel.sh") || die "patched kernel build failed"
-work=$(lastline "$TOP/scripts/tree.sh" work) || die "no work tree"
+"$TOP/scripts/kernel/deps.sh"
+kb=$(VARIANT=base FLAVOR=plain lastline "$TOP/scripts/kernel/kernel.sh") || die "base kernel build failed"
+kp=$(VARIANT=patched FLAVOR=plain lastline "$TOP/scripts/kernel/kernel.sh") || die "patched kernel build failed"
+work=$(lastline "$TOP/scripts/kernel/tree.sh" work) || die "no work tree"
 kernels="base"
 for n in $STEPS; do
 	sha=$(series_commit "$work" "$n")
@@ -54,6 +54,6 @@ SELFTESTS= GUEST_EXTRA=$extra TIMEOUT=${BENCH_TIMEOUT:-1800}
 export SELFTESTS GUEST_EXTRA TIMEOUT
 bench_reps alloc alloc-bench bench_alloc.py
 arch_load
-python3 "$TOP/scripts/bench_alloc.py" report --csv "$csv" --cpus "$SMP" \
+python3 "$TOP/scripts/bench/bench_alloc.py" report --csv "$csv" --cpus "$SMP" \
 	--clocksource "$arch_clocksource" | tee "$out/alloc.txt"
 say "allocation benchmark took $(($(date +%s) - t_start)) s; results in $out"

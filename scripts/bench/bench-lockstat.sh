@@ -8,12 +8,12 @@
 # of LIMIT_MB, WORKERS x WORKER_MB), with /proc/lock_stat cleared before
 # and printed after (guest/bench/lockstat-bench).  REPS interleaved boots
 # per kernel; a rerun resumes (FRESH=1 starts over).  Raw data:
-# build/bench/lockstat.csv; report (scripts/bench_lockstat.py):
+# build/bench/lockstat.csv; report (scripts/bench/bench_lockstat.py):
 # build/bench/lockstat.txt.  The pattern of every benchmark here: a guest
 # program in guest/bench/, its parameters through stage_bench_guest, the
 # boots through bench_reps, a collector and a report in scripts/bench_*.py.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 : "${REPS:=3}"
 : "${NDEVS:=1 4 16}"
 alloc_workload
@@ -22,9 +22,9 @@ csv=$out/lockstat.csv
 mkdir -p "$out"
 t_start=$(date +%s)
 
-"$TOP/scripts/deps.sh"
-kb=$(VARIANT=base FLAVOR=lockstat lastline "$TOP/scripts/build-kernel.sh") || die "base lock_stat kernel build failed"
-kp=$(VARIANT=patched FLAVOR=lockstat lastline "$TOP/scripts/build-kernel.sh") || die "patched lock_stat kernel build failed"
+"$TOP/scripts/kernel/deps.sh"
+kb=$(VARIANT=base FLAVOR=lockstat lastline "$TOP/scripts/kernel/kernel.sh") || die "base lock_stat kernel build failed"
+kp=$(VARIANT=patched FLAVOR=lockstat lastline "$TOP/scripts/kernel/kernel.sh") || die "patched lock_stat kernel build failed"
 
 extra=$out/lockstat-guest
 stage_bench_guest "$extra" lockstat-bench NDEVS="$NDEVS" DISK_MB="$DISK_MB" LIMIT_MB="$LIMIT_MB" \
@@ -38,6 +38,6 @@ SELFTESTS= GUEST_EXTRA=$extra TIMEOUT=${BENCH_TIMEOUT:-1800}
 export SELFTESTS GUEST_EXTRA TIMEOUT
 bench_reps lockstat lockstat-bench bench_lockstat.py
 arch_load
-python3 "$TOP/scripts/bench_lockstat.py" report --csv "$csv" --clocksource "$arch_clocksource" |
+python3 "$TOP/scripts/bench/bench_lockstat.py" report --csv "$csv" --clocksource "$arch_clocksource" |
 	tee "$out/lockstat.txt"
 say "lock_stat benchmark took $(($(date +%s) - t_start)) s; results in $out"

@@ -5,19 +5,19 @@
 # REPS interleaved boots per kernel; build/bench/mthp.csv (a rerun
 # resumes; FRESH=1 starts over) and the table in build/bench/mthp.txt.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 : "${REPS:=3}"
 : "${MEM:=3G}" "${SMP:=2}"
 export MEM SMP
 out=$BUILD/bench
 csv=$out/mthp.csv
 mkdir -p "$out"
-"$TOP/scripts/deps.sh"
-kb=$(VARIANT=base FLAVOR=plain lastline "$TOP/scripts/build-kernel.sh") || die "base kernel build failed"
-kp=$(VARIANT=patched FLAVOR=plain lastline "$TOP/scripts/build-kernel.sh") || die "patched kernel build failed"
+"$TOP/scripts/kernel/deps.sh"
+kb=$(VARIANT=base FLAVOR=plain lastline "$TOP/scripts/kernel/kernel.sh") || die "base kernel build failed"
+kp=$(VARIANT=patched FLAVOR=plain lastline "$TOP/scripts/kernel/kernel.sh") || die "patched kernel build failed"
 bench_csv "smp=$SMP mem=$MEM" kernel,rep,scenario,faulted,swpout,swpout_fallback,cpus,clocksource
 kernels="base patched" k_base=$kb k_patched=$kp
 SELFTESTS= TIMEOUT=${BENCH_TIMEOUT:-900}
 export SELFTESTS TIMEOUT
 bench_reps mthp mthp bench_mthp.py
-python3 "$TOP/scripts/bench_mthp.py" report --csv "$csv" | tee "$out/mthp.txt"
+python3 "$TOP/scripts/bench/bench_mthp.py" report --csv "$csv" | tee "$out/mthp.txt"

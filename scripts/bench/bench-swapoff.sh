@@ -18,7 +18,7 @@
 # (raw: swapoff-phases.csv).  Traced times are slower than untraced ones,
 # so these runs have their own swapoff-profile.csv.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 : "${REPS:=5}"
 : "${FILLS_MB:=1024,4096,16384}"
 : "${KEEP_MB:=16}"
@@ -38,10 +38,10 @@ flavor=plain
 mkdir -p "$out"
 t_start=$(date +%s)
 
-"$TOP/scripts/deps.sh"
-src=$(lastline "$TOP/scripts/tree.sh" work) || die "no work tree"
-kb=$(VARIANT=base FLAVOR=$flavor lastline "$TOP/scripts/build-kernel.sh") || die "base kernel build failed"
-kp=$(VARIANT=patched FLAVOR=$flavor lastline "$TOP/scripts/build-kernel.sh") || die "patched kernel build failed"
+"$TOP/scripts/kernel/deps.sh"
+src=$(lastline "$TOP/scripts/kernel/tree.sh" work) || die "no work tree"
+kb=$(VARIANT=base FLAVOR=$flavor lastline "$TOP/scripts/kernel/kernel.sh") || die "base kernel build failed"
+kp=$(VARIANT=patched FLAVOR=$flavor lastline "$TOP/scripts/kernel/kernel.sh") || die "patched kernel build failed"
 [ -r "$kb" ] && [ -r "$kp" ] || die "kernel build failed"
 
 # The guest side: the series' own kselftest, driven with bench sizes.
@@ -62,18 +62,18 @@ if [ -n "$PROFILE" ]; then
 	for k in $kernels; do
 		r=1
 		while [ "$r" -le "$REPS" ]; do
-			python3 "$TOP/scripts/bench.py" phases --kernel "$k" --rep "$r" \
+			python3 "$TOP/scripts/bench/bench.py" phases --kernel "$k" --rep "$r" \
 				--fills "$fills" \
 				--results "$BUILD/logs/bench-swapoff-profile-$k-$r.results.log" \
 				>>"$out/swapoff-phases.csv" || die "no swapoff trace in bench-swapoff-profile-$k-$r"
 			r=$((r + 1))
 		done
 	done
-	python3 "$TOP/scripts/bench.py" phases-report --csv "$out/swapoff-phases.csv" \
+	python3 "$TOP/scripts/bench/bench.py" phases-report --csv "$out/swapoff-phases.csv" \
 		--keep "$KEEP_MB" | tee "$out/swapoff-phases.txt"
 else
 	arch_load
-	python3 "$TOP/scripts/bench.py" report --csv "$csv" --svg "$out/swapoff.svg" \
+	python3 "$TOP/scripts/bench/bench.py" report --csv "$csv" --svg "$out/swapoff.svg" \
 		--keep "$KEEP_MB" --clocksource "$arch_clocksource" | tee "$out/swapoff.txt"
 fi
 say "make bench took $(($(date +%s) - t_start)) s; results in $out"

@@ -15,11 +15,13 @@ not grow with the fill (then the run did not measure the scan at all).
 import argparse
 import csv
 import math
+import os
 import re
 import statistics
 import sys
 
-from results import read_fact
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from results import read_fact  # noqa: E402 (scripts/, shared with boot)
 from stats import fmt_interval, ratio_ci
 
 FILL = re.compile(r"swapoff: fill (\d+) MiB, kept (\d+) MiB \((?:swap )?cache (-?\d+) kB\): ([\d.]+) ms")
@@ -273,7 +275,7 @@ def phases_report(a):
 
 
 def hibernate_report(a):
-    """scripts/hibernate.sh: image write and time per slot, base/patched."""
+    """scripts/check/hibernate.sh: image write and time per slot, base/patched."""
     rows = load(a.csv)
     for r in rows:
         if r.get("slot_ns") and r.get("ioctl_ns"):

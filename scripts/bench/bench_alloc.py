@@ -6,19 +6,21 @@
 
 The report gives, per device count, medians [min..max] over the reps of
 base and patched and the patched/base ratio of the medians with its
-bootstrap 95% interval over the interleaved pairs (scripts/stats.py), and the
+bootstrap 95% interval over the interleaved pairs (scripts/bench/stats.py), and the
 spread of usage over the devices at the peak (most/least used).  It fails
 (exit 1) when a run did not use swap at all or did not have the vCPUs the
 guest was given (--cpus, SMP) and the architecture's clocksource.
 """
 import csv
+import os
 import re
 import statistics
 import sys
 
 from bench import cli, emit
 from stats import fmt_ci, ratio_ci
-from results import read_fact
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from results import read_fact  # noqa: E402 (scripts/, shared with boot)
 
 LINE = re.compile(r"SWAPQ-ALLOC elapsed_ms=(\d+) sys_ms=(\d+) out_mibs=([\d.]+) "
                   r"in_mibs=([\d.]+) peak_kb=([\d/]*) devs=(\d+)")

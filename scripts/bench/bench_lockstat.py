@@ -11,16 +11,18 @@ report gives, per device count, for the swap locks (swap_avail_lock, the
 cluster locks, the per-CPU locks, the device lock) the median contentions
 of base and patched over the boots and the patched/base ratio of the
 medians with its bootstrap 95% interval over the interleaved pairs
-(scripts/stats.py; none with fewer than 3 pairs).  lock_stat slows every
+(scripts/bench/stats.py; none with fewer than 3 pairs).  lock_stat slows every
 lock down: these counts compare the kernels, the times are not timings.
 """
 import csv
+import os
 import re
 import statistics
 import sys
 
 from bench import cli, emit
-from results import read_fact
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from results import read_fact  # noqa: E402 (scripts/, shared with boot)
 from stats import fmt_ci, ratio_ci
 
 SWAP_LOCKS = re.compile(r"swap|cluster|percpu_swap|si->lock|&p->lock|&ci->lock")
@@ -31,23 +33,26 @@ CLASS = re.compile(r"\s*(\S.*?):\s+(\d+)\s+(\d+)\s+[\d.]+\s+[\d.]+\s+([\d.]+)"
 
 
 def collect(a):
-    facts, rows, devs, seen = {}, [], None, set()
+    facts, rows, devs, block = {}, [], None, {}
     with open(a.results, encoding="utf-8", errors="replace") as f:
         for line in f:
             read_fact(line, facts)
             m = re.search(r"SWAPQ-LOCKSTAT-BEGIN devs=(\d+)", line)
             if m:
-                devs, seen = m.group(1), set()
+                devs, block = m.group(1), {}
                 continue
-            if "SWAPQ-LOCKSTAT-END" in line:
+            if "SWAPQ-LOCKSTAT-END" in line and devs:
+                rows += [(devs, name, c, "%.2f" % w, q) for name, (c, w, q) in block.items()]
                 devs = None
                 continue
+            # Only a class's own line ends its name with a colon; the
+            # call-site lines under it do not match.  Classes can share a
+            # name (one lock initialised in two places): they are added up.
             m = CLASS.match(line) if devs else None
-            # The first line of a class is its total; the ones after it
-            # break it down by call site.
-            if m and m.group(1) not in seen:
-                seen.add(m.group(1))
-                rows.append((devs, m.group(1), m.group(3), m.group(4), m.group(6)))
+            if m:
+                c, w, q = block.get(m.group(1), (0, 0.0, 0))
+                block[m.group(1)] = (c + int(m.group(3)), w + float(m.group(4)),
+                                     q + int(m.group(6)))
     return emit(a, rows, facts)
 
 

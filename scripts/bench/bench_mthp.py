@@ -9,12 +9,14 @@ whole (swpout) and how many were split first (swpout_fallback).  The
 report gives the medians [min..max] over the boots of each kernel.
 """
 import csv
+import os
 import re
 import statistics
 import sys
 
 from bench import cli, emit
-from results import read_fact
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from results import read_fact  # noqa: E402 (scripts/, shared with boot)
 
 LINE = re.compile(r"# mthp (\w+): faulted=(-?\d+) swpout=(-?\d+) swpout_fallback=(-?\d+)")
 

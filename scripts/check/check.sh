@@ -4,7 +4,7 @@
 # Ends with "N passed, N failed" over every check, KUnit case and
 # kselftest case; a skip counts as a failure (our config enables all).
 set -u
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 : "${GUEST_TESTS:=$SERIES_TESTS}"
 : "${SELFTESTS:=$SERIES_SELFTESTS}"
 export SELFTESTS
@@ -17,7 +17,7 @@ STAGE_ID=$(stage_id)
 stage_init
 
 say "installing dependencies"
-"$TOP/scripts/deps.sh" || die "cannot install the build dependencies"
+"$TOP/scripts/kernel/deps.sh" || die "cannot install the build dependencies"
 
 # step_log NAME DESC CMD...: stage NAME runs CMD into build/logs/check-NAME.log
 # and counts its closing line.
@@ -32,9 +32,9 @@ step_log() {
 }
 
 step_log harness "harness tests" "$TOP/tests/run.sh"
-step_log gates "series gates" "$TOP/scripts/gates.sh"
+step_log gates "series gates" "$TOP/scripts/check/gates.sh"
 step_log kunit-uml "KUnit as mm/tests/.kunitconfig documents it: kunit.py on UML (no THP_SWAP)" \
-	"$TOP/scripts/kunit-uml.sh"
+	"$TOP/scripts/check/kunit-uml.sh"
 
 # The debug test kernel, built unless a resumed run has recorded every
 # stage that boots it (a fresh machine then skips a long cold build).
@@ -44,10 +44,10 @@ kernel= recorded=1
 for s in $booted; do
 	[ -n "$(stage_record "$s")" ] || recorded=
 done
-src=$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null)
+src=$(lastline "$TOP/scripts/kernel/tree.sh" work 2>/dev/null)
 if [ -z "$recorded" ]; then
 	say "test kernel"
-	kernel=$(VARIANT=patched FLAVOR=debug "$TOP/scripts/build-kernel.sh" | tail -n1)
+	kernel=$(VARIANT=patched FLAVOR=debug "$TOP/scripts/kernel/kernel.sh" | tail -n1)
 fi
 if stage test-kernel; then
 	if [ -r "$kernel" ]; then
@@ -70,24 +70,24 @@ if [ -r "$kernel" ] || [ -n "$recorded" ]; then
 	# for a slower host.
 	step_log guest "the debug kernel: KUnit, our guest tests, run_vmtests.sh -t swap" \
 		env SRC="$src" STRICT_SKIP=1 TIMEOUT="${GUEST_TIMEOUT:-1500}" \
-		"$TOP/scripts/run-vm.sh" "$kernel" "$GUEST_TESTS" check-guest
+		"$TOP/scripts/kernel/boot.sh" "$kernel" "$GUEST_TESTS" check-guest
 
 	step_log guest-4cpu "device selection with 4 vCPUs on 2 host cores (function, not timing)" \
 		env SRC="$src" SMP=4 STRICT_SKIP=1 TIMEOUT="${GUEST_TIMEOUT:-1500}" \
-		"$TOP/scripts/run-vm.sh" "$kernel" swap_devices check-guest-4cpu
+		"$TOP/scripts/kernel/boot.sh" "$kernel" swap_devices check-guest-4cpu
 
 	errnos() { tr -d '\r' <"$1" | sed -n 's/.*:bad_input:\(.*: [0-9][0-9]* (.*)\)$/\1/p'; }
 	if stage errno; then
 		say "swapon/swapoff errors on bad input: the base kernel side by side"
-		kb=$(VARIANT=base FLAVOR=plain lastline "$TOP/scripts/build-kernel.sh")
-		if [ -r "$kb" ] && SRC=$src STRICT_SKIP=1 "$TOP/scripts/run-vm.sh" "$kb" bad-input \
+		kb=$(VARIANT=base FLAVOR=plain lastline "$TOP/scripts/kernel/kernel.sh")
+		if [ -r "$kb" ] && SRC=$src STRICT_SKIP=1 "$TOP/scripts/kernel/boot.sh" "$kb" bad-input \
 			check-errno-base >"$BUILD/logs/check-errno-base.out" 2>&1; then
 			errnos "$BUILD/logs/check-errno-base.results.log" >"$BUILD/logs/errno-base.txt"
 			# The patched kernel's errnos, from this run's guest stage, or
 			# from a boot of their own when that stage was resumed.
 			pr=$BUILD/logs/check-guest.results.log
 			if [ -n "$guest_resumed" ]; then
-				SRC=$src STRICT_SKIP=1 "$TOP/scripts/run-vm.sh" "$kernel" bad-input \
+				SRC=$src STRICT_SKIP=1 "$TOP/scripts/kernel/boot.sh" "$kernel" bad-input \
 					check-errno-patched >"$BUILD/logs/check-errno-patched.out" 2>&1
 				pr=$BUILD/logs/check-errno-patched.results.log
 			fi
@@ -106,7 +106,7 @@ if [ -r "$kernel" ] || [ -n "$recorded" ]; then
 		for c in WARNING:'splat .*(WARNING|cut here)' EXCEPTION:'splat .*(Oops|BUG)' \
 			READ_AFTER_FREE:'splat .*KASAN' HUNG_TASK:'timed out after'; do
 			t=${c%%:*} want=${c#*:}
-			SELFTESTS= TIMEOUT=${HANG_TIMEOUT:-60} "$TOP/scripts/run-vm.sh" "$kernel" "lkdtm-$t" \
+			SELFTESTS= TIMEOUT=${HANG_TIMEOUT:-60} "$TOP/scripts/kernel/boot.sh" "$kernel" "lkdtm-$t" \
 				"runner-$t" >"$BUILD/logs/runner-$t.out" 2>&1
 			rc=$?
 			if [ "$rc" -ne 0 ] && grep -Eq "$want" "$BUILD/logs/runner-$t.out"; then
@@ -120,11 +120,11 @@ if [ -r "$kernel" ] || [ -n "$recorded" ]; then
 fi
 
 step_log prefix "bisectability: every prefix builds what it touches, W=1" \
-	"$TOP/scripts/prefix-build.sh"
+	"$TOP/scripts/check/prefix-build.sh"
 
 if stage swap-n; then
 	say "the series with CONFIG_SWAP=n"
-	k0=$(VARIANT=patched FLAVOR=noswap "$TOP/scripts/build-kernel.sh" | tail -n1)
+	k0=$(VARIANT=patched FLAVOR=noswap "$TOP/scripts/kernel/kernel.sh" | tail -n1)
 	[ -r "$k0" ]
 	result build-swap-n $? "the series does not build with CONFIG_SWAP=n (see build/logs/build-x86_64-patched-noswap.log)"
 	stage_done
@@ -136,36 +136,36 @@ if [ "${CHECK_FULL:-}" = 1 ]; then
 	if [ -r "$kernel" ] || [ -n "$recorded" ]; then
 		step_log stress "check-full: a bounded stress run on the debug kernel" \
 			env SELFTESTS= STRICT_SKIP=1 TIMEOUT="${STRESS_TIMEOUT:-1200}" \
-			"$TOP/scripts/run-vm.sh" "$kernel" stress check-stress
+			"$TOP/scripts/kernel/boot.sh" "$kernel" stress check-stress
 		step_log faultinj "check-full: every allocation of swapon and swapoff failing in turn (fail-nth)" \
 			env SELFTESTS= STRICT_SKIP=1 TIMEOUT="${FAULTINJ_TIMEOUT:-1800}" \
-			"$TOP/scripts/run-vm.sh" "$kernel" faultinj check-faultinj
+			"$TOP/scripts/kernel/boot.sh" "$kernel" faultinj check-faultinj
 	fi
 	step_log mutations "check-full: deliberate breakages must fail KUnit cases" \
-		"$TOP/scripts/mutations.sh"
+		"$TOP/scripts/check/mutations.sh"
 	step_log harness-mutations "check-full: deliberate breakages of the harness must turn its tests red" \
-		"$TOP/scripts/harness-mutations.sh"
+		"$TOP/scripts/check/harness-mutations.sh"
 
 	kk= kcsan_recorded=$(stage_record kcsan)
 	if [ -z "$kcsan_recorded" ]; then
 		say "check-full: the KCSAN kernel"
-		kk=$(VARIANT=patched FLAVOR=kcsan "$TOP/scripts/build-kernel.sh" | tail -n1)
+		kk=$(VARIANT=patched FLAVOR=kcsan "$TOP/scripts/kernel/kernel.sh" | tail -n1)
 	fi
 	if [ -r "$kk" ] || [ -n "$kcsan_recorded" ]; then
 		step_log kcsan "the KCSAN kernel: KUnit, our guest tests, run_vmtests.sh -t swap" \
 			env SRC="$src" STRICT_SKIP=1 \
-			"$TOP/scripts/run-vm.sh" "$kk" "$GUEST_TESTS" check-kcsan
+			"$TOP/scripts/kernel/boot.sh" "$kk" "$GUEST_TESTS" check-kcsan
 	else
 		result build-kcsan-kernel 1 "the patched KCSAN kernel did not build"
 	fi
 	step_log prefix-boot "check-full: every prefix of the series boots and passes its tests" \
-		"$TOP/scripts/prefix-boot.sh"
+		"$TOP/scripts/check/prefix-boot.sh"
 	step_log hibernate "check-full: hibernation round trip, base and patched (image write timed)" \
-		"$TOP/scripts/hibernate.sh"
+		"$TOP/scripts/check/hibernate.sh"
 	step_log cross "check-full: i386 and arm64 (arm64 boots the KUnit suites and kselftests)" \
-		"$TOP/scripts/cross.sh"
+		"$TOP/scripts/check/cross.sh"
 	step_log compilers "check-full: sparse, clang, and gcc W=1 for arm64 and i386 on the touched files" \
-		"$TOP/scripts/compilers.sh"
+		"$TOP/scripts/check/compilers.sh"
 
 	if stage base-again; then
 		say "check-full: the base commit is the same when derived again from scratch"
@@ -175,7 +175,7 @@ if [ "${CHECK_FULL:-}" = 1 ]; then
 			d=$(mktemp -d)
 			mkdir -p "$d/apt" && cp "$deb" "$d/apt/"
 			again=$(SWAPQ_CACHE=$d HOME=$d GIT_AUTHOR_NAME=other GIT_COMMITTER_NAME=other \
-				"$TOP/scripts/fetch-base.sh" 2>/dev/null | cut -d' ' -f2)
+				"$TOP/scripts/kernel/base.sh" 2>/dev/null | cut -d' ' -f2)
 			rm -rf "$d"
 			[ "$again" = "$base_commit" ]
 			result base-commit-deterministic $? "derived $again, cached $base_commit"

@@ -1,15 +1,15 @@
 #!/bin/sh
 # check-full: the files the series touches, built by sparse (make C=1),
-# by clang (LLVM=-19, W=1) and, once scripts/cross.sh has configured those
+# by clang (LLVM=-19, W=1) and, once scripts/check/cross.sh has configured those
 # kernels, by gcc W=1 for each other architecture config/ describes (arm64,
 # i386), base against the whole series: no warning the base does not have.  One result line per check.
 set -u
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 pass=0 fail=0
-"$TOP/scripts/deps.sh" sparse clang-19 lld-19 llvm-19 || die "cannot install sparse and clang-19"
+"$TOP/scripts/kernel/deps.sh" sparse clang-19 lld-19 llvm-19 || die "cannot install sparse and clang-19"
 base_tree
 base=$base_commit
-work=$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null) || die "no work tree"
+work=$(lastline "$TOP/scripts/kernel/tree.sh" work 2>/dev/null) || die "no work tree"
 src=$BUILD/compilers-src
 log=$BUILD/logs/compilers.log
 : >"$log"

@@ -11,19 +11,19 @@
 # One result line per check, the guest's cases counted, then the total.
 #   CROSS_ARCHES (all but x86_64) CROSS_TESTS CROSS_TIMEOUT
 set -u
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 pass=0 fail=0
 : "${CROSS_TESTS:=$SERIES_TESTS}"
 : "${SELFTESTS:=$SERIES_SELFTESTS}"
 export SELFTESTS
 : "${CROSS_ARCHES:=$(arch_others)}"
-src=$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null) || die "no work tree"
+src=$(lastline "$TOP/scripts/kernel/tree.sh" work 2>/dev/null) || die "no work tree"
 
 for ARCH in $CROSS_ARCHES; do
 	export ARCH
 	arch_load
-	"$TOP/scripts/deps.sh" || die "cannot install the $ARCH toolchain and QEMU"
-	k=$(VARIANT=patched FLAVOR=$arch_flavor lastline "$TOP/scripts/build-kernel.sh")
+	"$TOP/scripts/kernel/deps.sh" || die "cannot install the $ARCH toolchain and QEMU"
+	k=$(VARIANT=patched FLAVOR=$arch_flavor lastline "$TOP/scripts/kernel/kernel.sh")
 	if [ -z "$k" ] || [ ! -r "$k" ]; then
 		result "$ARCH: the $arch_flavor kernel builds" 1 "see build/logs/build-$ARCH-patched-$arch_flavor.log"
 		continue
@@ -31,7 +31,7 @@ for ARCH in $CROSS_ARCHES; do
 	result "$ARCH: the $arch_flavor kernel builds" 0
 	[ -n "$arch_qemu" ] || continue
 	SRC=$src STRICT_SKIP=1 TIMEOUT=${CROSS_TIMEOUT:-2400} \
-		"$TOP/scripts/run-vm.sh" "$k" "$CROSS_TESTS" "cross-$ARCH" >"$BUILD/logs/cross-$ARCH.out" 2>&1
+		"$TOP/scripts/kernel/boot.sh" "$k" "$CROSS_TESTS" "cross-$ARCH" >"$BUILD/logs/cross-$ARCH.out" 2>&1
 	cat "$BUILD/logs/cross-$ARCH.out"
 	count "$BUILD/logs/cross-$ARCH.out" "$ARCH: the guest ran its tests"
 done

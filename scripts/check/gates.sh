@@ -4,9 +4,9 @@
 # or check), within the 80 columns the mm code around it keeps (checkpatch
 # allows 100; mm reviewers ask for 80).
 set -u
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 pass=0 fail=0
-work=$("$TOP/scripts/tree.sh" work 2>"$BUILD/logs/gates-apply.log" | tail -n1)
+work=$("$TOP/scripts/kernel/tree.sh" work 2>"$BUILD/logs/gates-apply.log" | tail -n1)
 if [ -d "$work/.git" ]; then
 	result series-applies 0
 	# A base without history (Debian's source package is one commit)
@@ -16,7 +16,7 @@ if [ -d "$work/.git" ]; then
 	base_tree
 	[ "$(git -C "$work" rev-list --count "$base_commit" 2>/dev/null)" = 1 ] &&
 		cp_opts="$cp_opts --ignore UNKNOWN_COMMIT_ID"
-	for p in $("$TOP/scripts/tree.sh" prereqs) $("$TOP/scripts/tree.sh" patches); do
+	for p in $("$TOP/scripts/kernel/tree.sh" prereqs) $("$TOP/scripts/kernel/tree.sh" patches); do
 		n=${p##*/}
 		out=$(cd "$work" && perl scripts/checkpatch.pl $cp_opts "$p" 2>&1)
 		total=$(printf '%s\n' "$out" | grep -E '^total: ' | tail -n1)
@@ -27,8 +27,8 @@ if [ -d "$work/.git" ]; then
 		esac
 	done
 	# kernel-doc: no warning in the touched C files that the base lacks.
-	base_src=$("$TOP/scripts/tree.sh" base 2>/dev/null | tail -n1)
-	"$TOP/scripts/kdoc-new.sh" "$base_src" "$work" $(git -C "$work" diff \
+	base_src=$("$TOP/scripts/kernel/tree.sh" base 2>/dev/null | tail -n1)
+	"$TOP/scripts/check/kdoc-new.sh" "$base_src" "$work" $(git -C "$work" diff \
 		--name-only "$base_commit" HEAD -- '*.c' '*.h' | grep -v '^tools/') \
 		>"$BUILD/logs/kdoc.log" 2>&1
 	grep -E '^(not )?ok ' "$BUILD/logs/kdoc.log"

@@ -1,19 +1,21 @@
 #!/bin/sh
 # The harness's own checks can fail.  Each deliberate breakage under
-# tests/harness-mutations/ is applied to a copy of scripts/, tests/, config/ and
-# guest/ (the mutation headers name guest programs), the harness test
+# tests/harness-mutations/ is applied to a copy of the harness (scripts/,
+# tests/, config/, guest/, the Makefile; README.md and series/, which
+# tests/test-readme.sh compares), the harness test
 # file its "Expect-red: FILE:TEST" line names is run there, and TEST must
 # turn red.  Then each splat pattern of results.py
 # is deleted in turn, and the test of its sample line must turn red.
 # The unbroken copy must be green first.  One result line per breakage.
 set -u
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 pass=0 fail=0
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 copy() {
 	rm -rf "$t/c" && mkdir -p "$t/c" &&
-		cp -r "$TOP/scripts" "$TOP/tests" "$TOP/guest" "$TOP/config" "$t/c/"
+		cp -r "$TOP/scripts" "$TOP/tests" "$TOP/guest" "$TOP/config" \
+			"$TOP/Makefile" "$TOP/README.md" "$TOP/series" "$t/c/"
 }
 # run FILE: the copy's harness tests of tests/test-FILE.sh, into $t/out
 run() {

@@ -16,7 +16,7 @@
 # of the time per slot with their 95% intervals (build/logs/hibernate.csv,
 # build/logs/hibernate.txt).
 set -u
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 : "${REPS:=7}"
 : "${HIBERNATE_MB:=256}"
 : "${DISK_MB:=2048}"
@@ -25,9 +25,9 @@ csv=$BUILD/logs/hibernate.csv
 mkdir -p "$BUILD/logs"
 need truncate python3
 
-src=$(lastline "$TOP/scripts/tree.sh" work) || die "no work tree"
-kb=$(VARIANT=base FLAVOR=plain lastline "$TOP/scripts/build-kernel.sh") || die "base kernel build failed"
-kp=$(VARIANT=patched FLAVOR=plain lastline "$TOP/scripts/build-kernel.sh") || die "patched kernel build failed"
+src=$(lastline "$TOP/scripts/kernel/tree.sh" work) || die "no work tree"
+kb=$(VARIANT=base FLAVOR=plain lastline "$TOP/scripts/kernel/kernel.sh") || die "base kernel build failed"
+kp=$(VARIANT=patched FLAVOR=plain lastline "$TOP/scripts/kernel/kernel.sh") || die "patched kernel build failed"
 img=$BUILD/hibernate.img
 trap 'rm -f "$img"' EXIT
 echo "kernel,rep,write_ms,kbytes,slot_ns,ioctl_ns" >"$csv"
@@ -42,12 +42,12 @@ round() {
 	rm -f "$BUILD/logs/$name-2."*
 	SRC=$src SELFTESTS= NOJUDGE=1 QEMU_EXTRA=$disk TIMEOUT=600 \
 		APPEND="hibernate=nocompress" \
-		"$TOP/scripts/run-vm.sh" "$1" hibernate "$name-1" >/dev/null
+		"$TOP/scripts/kernel/boot.sh" "$1" hibernate "$name-1" >/dev/null
 	# A first boot that finished its tests did not hibernate: judge it alone.
 	if ! grep -q SWAPQ-DONE "$BUILD/logs/$name-1.results.log"; then
 		SRC=$src SELFTESTS= NOJUDGE=1 QEMU_EXTRA=$disk TIMEOUT=600 \
 			APPEND="resume=/dev/vda hibernate=nocompress" \
-			"$TOP/scripts/run-vm.sh" "$1" resume-missed "$name-2" >/dev/null
+			"$TOP/scripts/kernel/boot.sh" "$1" resume-missed "$name-2" >/dev/null
 	fi
 	for f in console results; do
 		cat "$BUILD/logs/$name-1.$f.log" "$BUILD/logs/$name-2.$f.log" 2>/dev/null |
@@ -89,6 +89,6 @@ while [ "$r" -le "$REPS" ]; do
 	done
 	r=$((r + 1))
 done
-python3 "$TOP/scripts/bench.py" hibernate-report --csv "$csv" | tee "$BUILD/logs/hibernate.txt"
+python3 "$TOP/scripts/bench/bench.py" hibernate-report --csv "$csv" | tee "$BUILD/logs/hibernate.txt"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

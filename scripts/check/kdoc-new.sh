@@ -6,7 +6,7 @@
 # cannot run prints the same nothing for both trees, and every file would
 # pass without having been read.
 set -u
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 [ $# -ge 2 ] || die "usage: kdoc-new.sh BASE NEW FILE..."
 base=$1 new=$2
 shift 2

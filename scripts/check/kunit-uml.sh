@@ -6,9 +6,9 @@
 # because it needs CONFIG_THP_SWAP is listed but not counted, any other
 # skip fails.  Ends with "N passed, N failed".
 set -u
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 pass=0 fail=0
-work=$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null) || die "no work tree"
+work=$(lastline "$TOP/scripts/kernel/tree.sh" work 2>/dev/null) || die "no work tree"
 out=$BUILD/obj/um-kunit
 log=$BUILD/logs/kunit-uml.log
 mkdir -p "$out" "$BUILD/logs"

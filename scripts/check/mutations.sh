@@ -10,7 +10,7 @@
 #   mutations.sh --headers [DIR]  only check each patch's header: exactly
 #                                 one well-formed "Expect-fail:" line
 set -u
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 : "${SELFTESTS:=$SERIES_SELFTESTS}"
 pass=0 fail=0
 
@@ -46,7 +46,7 @@ if [ "${1:-}" = --headers ]; then
 	exit
 fi
 
-work=$(lastline "$TOP/scripts/tree.sh" work) || die "no work tree"
+work=$(lastline "$TOP/scripts/kernel/tree.sh" work) || die "no work tree"
 restore() {
 	git -C "$work" checkout -q -- . 2>/dev/null
 }
@@ -65,7 +65,7 @@ for p in "$TOP"/tests/mutations/*.patch; do
 		continue
 	fi
 	k=$(VARIANT=mutant SRC_TREE=$work FLAVOR=debug OBJ_NAME=patched \
-		"$TOP/scripts/build-kernel.sh" | tail -n1)
+		"$TOP/scripts/kernel/kernel.sh" | tail -n1)
 	if [ ! -r "$k" ]; then
 		result "mutation $n" 1 "build failed"
 		continue
@@ -74,7 +74,7 @@ for p in "$TOP"/tests/mutations/*.patch; do
 	prog=${want%%:*} limit=1800 st=
 	[ "$prog" = kunit ] && prog=sanity limit=300
 	[ -f "$work/tools/testing/selftests/mm/$prog.c" ] && st=$prog
-	SRC=$work SELFTESTS=$st TIMEOUT=$limit "$TOP/scripts/run-vm.sh" "$k" "$prog" "mutant-$n" \
+	SRC=$work SELFTESTS=$st TIMEOUT=$limit "$TOP/scripts/kernel/boot.sh" "$k" "$prog" "mutant-$n" \
 		>"$BUILD/logs/mutant-$n.out" 2>&1
 	# The named case, or one of its parameters, failed.
 	awk -v w="$want" '$1 == "FAIL" && ($2 == w || index($2, w ".") == 1) \
@@ -83,6 +83,6 @@ for p in "$TOP"/tests/mutations/*.patch; do
 done
 restore
 trap - EXIT INT TERM
-VARIANT=patched FLAVOR=debug "$TOP/scripts/build-kernel.sh" >/dev/null ||
+VARIANT=patched FLAVOR=debug "$TOP/scripts/kernel/kernel.sh" >/dev/null ||
 	die "cannot rebuild the debug kernel after the mutations"
 echo "$pass passed, $fail failed"

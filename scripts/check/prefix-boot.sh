@@ -9,11 +9,11 @@
 # changes it.
 #   PREFIXES="1 2 ..."  which prefixes (default: every one)
 set -u
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 : "${TESTS_FIRST:=3}"
 pass=0 fail=0
-work=$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null) || die "no work tree"
-from=$(lastline "$TOP/scripts/tree.sh" prereq-tip) || die "no work tree"
+work=$(lastline "$TOP/scripts/kernel/tree.sh" work 2>/dev/null) || die "no work tree"
+from=$(lastline "$TOP/scripts/kernel/tree.sh" prereq-tip) || die "no work tree"
 total=$(git -C "$work" rev-list --count "$from..HEAD")
 [ "$total" -gt 0 ] || die "the series has no patches"
 : "${PREFIXES:=$(seq 1 "$total")}"
@@ -46,7 +46,7 @@ for n in $PREFIXES; do
 	fi
 	log=$BUILD/logs/prefix-$n
 	SRC=$BUILD/prefix-boot SELFTESTS=$selftests STRICT_SKIP=1 \
-		"$TOP/scripts/run-vm.sh" "$k" "$tests" "prefix-$n" >"$log.out" 2>&1
+		"$TOP/scripts/kernel/boot.sh" "$k" "$tests" "prefix-$n" >"$log.out" 2>&1
 	grep -E '^FAIL |passed, ' "$log.out" | sed "s/^/# prefix $n: /"
 	count "$log.out" "prefix-$n"
 	# Each KUnit suite of this prefix ran and passed (a suite that is

@@ -3,11 +3,11 @@
 # with W=1 and no warning the base does not have, and the kselftests it
 # touches compile with -Wall -Werror.  One result line per check.
 set -u
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 pass=0 fail=0
 base_tree
 base=$base_commit
-work=$(lastline "$TOP/scripts/tree.sh" work 2>/dev/null) || die "no work tree"
+work=$(lastline "$TOP/scripts/kernel/tree.sh" work 2>/dev/null) || die "no work tree"
 src=$BUILD/prefix-src
 obj=$BUILD/obj/x86_64-prefix-debug
 log=$BUILD/logs/prefix-build.log

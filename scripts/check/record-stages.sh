@@ -5,7 +5,7 @@
 # clone, say) runs only the rest.  Takes only records of this tree's
 # content and parameters, each stage once.
 set -u
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 from=${FROM:-$BUILD/logs/check-stages}
 [ -r "$from" ] || die "no stage records at $from: run make check or check-full first"
 STAGE_ID=$(stage_id)

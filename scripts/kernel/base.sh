@@ -9,7 +9,7 @@
 # KERNEL_SRC=<git tree> [KERNEL_REF=<ref>] uses a user's own tree instead; it
 # is only read, never modified.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 : "${DEB_PKG:=linux-source-7.3}"
 : "${DEB_VERSION:=7.3.4-1~bpo13+1}"

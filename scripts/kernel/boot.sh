@@ -1,5 +1,5 @@
 #!/bin/sh
-# run-vm.sh KERNEL TESTS NAME: boot KERNEL under QEMU, run the comma-
+# boot.sh KERNEL TESTS NAME: boot KERNEL under QEMU, run the comma-
 # separated TESTS in the guest, keep the logs under build/logs/NAME.* and
 # judge the run with results.py (its exit status is ours).
 #   SMP=2 MEM=3G TIMEOUT=900 ACCEL=tcg SRC=<tree for SELFTESTS> APPEND=...
@@ -7,8 +7,8 @@
 #   QEMU_EXTRA=<more QEMU arguments>  NOJUDGE=1: stop after the guest, the
 #   caller judges (hibernate.sh joins two boots' logs)
 set -eu
-. "$(dirname "$0")/lib.sh"
-[ $# -ge 3 ] || die "usage: run-vm.sh KERNEL TESTS NAME"
+. "$(dirname "$0")/../lib.sh"
+[ $# -ge 3 ] || die "usage: boot.sh KERNEL TESTS NAME"
 kernel=$1
 tests=$2
 name=$3
@@ -34,9 +34,9 @@ need "$qemu" timeout python3
 [ -r "$kernel" ] || die "no kernel image at $kernel"
 mkdir -p "$BUILD/logs"
 initrd=$BUILD/initramfs-$name.cpio.gz
-# build-kernel.sh installs the kernel's modules beside its objects.
+# kernel.sh installs the kernel's modules beside its objects.
 MODULES=${kernel%/arch/*}/swapq-modules HEADERS=${kernel%/arch/*}/usr/include \
-	"$TOP/scripts/initramfs.sh" "$initrd" "${SRC:-}"
+	"$TOP/scripts/kernel/initramfs.sh" "$initrd" "${SRC:-}"
 rm -f "$con" "$res"
 say "booting $name: $(basename "$(dirname "$(dirname "$(dirname "$(dirname "$kernel")")")")") smp=$SMP mem=$MEM tests=$tests (timeout ${TIMEOUT}s)"
 t0=$(date +%s)

@@ -4,7 +4,7 @@
 # A symbol from config/series.config that the tree does not define at all
 # is dropped with a note (the base tree lacks the series' own symbols).
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 dotconfig=$1
 src=$2
 shift 2

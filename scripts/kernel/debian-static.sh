@@ -6,7 +6,7 @@
 # apt configuration, like the base kernel; apt checks it against the
 # archive's signed index.  The system's apt sources stay untouched.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 [ $# -eq 2 ] || die "usage: debian-static.sh PACKAGE FILE"
 pkg=$1 file=$2
 arch_load

@@ -2,7 +2,7 @@
 # Install the Debian packages the harness needs, and any named as arguments,
 # if one is missing.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 pkgs="build-essential flex bison bc libelf-dev libssl-dev cpio ccache
 	busybox-static bash-static python3 git xz-utils file kmod $*"
 # The default architecture's compiler and QEMU, and ARCH's (config/ARCH.config).

@@ -8,7 +8,7 @@
 # another ARCH the programs are cross-built and busybox and bash come from
 # Debian's packages of that architecture (config/ARCH.config).
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 out=$1
 src=${2:-}
 : "${SELFTESTS:=}"
@@ -17,9 +17,9 @@ cc=$arch_cc
 need cpio gzip "$cc"
 bash=
 if [ -n "$arch_debian_arch" ]; then
-	bb=$(lastline "$TOP/scripts/debian-static.sh" busybox-static bin/busybox) ||
+	bb=$(lastline "$TOP/scripts/kernel/debian-static.sh" busybox-static bin/busybox) ||
 		die "no $ARCH busybox"
-	[ -z "$SELFTESTS" ] || bash=$(lastline "$TOP/scripts/debian-static.sh" bash-static bin/bash-static) ||
+	[ -z "$SELFTESTS" ] || bash=$(lastline "$TOP/scripts/kernel/debian-static.sh" bash-static bin/bash-static) ||
 		die "no $ARCH bash"
 else
 	bb=$(command -v busybox 2>/dev/null || echo /bin/busybox)
@@ -67,7 +67,7 @@ if [ -n "$SELFTESTS" ]; then
 		die "no run_vmtests.sh in $src"
 fi
 # The kselftests, built by their own Makefile against the booted kernel's
-# uapi headers (build-kernel.sh installs them beside its objects).
+# uapi headers (kernel.sh installs them beside its objects).
 progs=
 for t in $SELFTESTS; do
 	[ -n "$src" ] || die "SELFTESTS given without a kernel tree"

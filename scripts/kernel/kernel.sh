@@ -1,11 +1,11 @@
 #!/bin/sh
-# build-kernel.sh: build a test kernel; its image path is the last line.
+# kernel.sh: build a test kernel; its image path is the last line.
 #   VARIANT=base|patched   which tree (base commit, or the work tree)
 #   FLAVOR=plain|debug|kcsan|lockstat|profile|noswap|kunit (kunit: the suites,
 #   no debug options; profile: plain with the function graph tracer)
 #   ARCH=x86_64|i386|arm64|... (config/ARCH.config says how: arch_load)
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 : "${VARIANT:=patched}"
 : "${FLAVOR:=plain}"
 : "${JOBS:=$(nproc)}"
@@ -14,8 +14,8 @@ cc=$arch_cc image=$arch_image
 [ -z "$arch_cross" ] || export CROSS_COMPILE="$arch_cross"
 need make "$cc" flex bison bc ccache
 case $VARIANT in
-base) src=$(lastline "$TOP/scripts/tree.sh" base) || exit 1 ;;
-patched) src=$(lastline "$TOP/scripts/tree.sh" work) || exit 1 ;;
+base) src=$(lastline "$TOP/scripts/kernel/tree.sh" base) || exit 1 ;;
+patched) src=$(lastline "$TOP/scripts/kernel/tree.sh" work) || exit 1 ;;
 mutant) src=${SRC_TREE:?VARIANT=mutant needs SRC_TREE} ;;
 *) die "VARIANT must be base or patched, not '$VARIANT'" ;;
 esac
@@ -68,14 +68,14 @@ mk KCONFIG_CONFIG="$cfg/.config" allnoconfig >>"$log" 2>&1 || die "allnoconfig f
 (cd "$cfg" && "$src/scripts/kconfig/merge_config.sh" -m -O "$cfg" "$cfg/.config" $frags) >>"$log" 2>&1 ||
 	die "merge_config failed (see $log)"
 mk KCONFIG_CONFIG="$cfg/.config" olddefconfig >>"$log" 2>&1 || die "olddefconfig failed (see $log)"
-"$TOP/scripts/config-check.sh" "$cfg/.config" "$src" $frags
+"$TOP/scripts/kernel/config-check.sh" "$cfg/.config" "$src" $frags
 cmp -s "$cfg/.config" "$obj/.config" || cp "$cfg/.config" "$obj/.config"
 
 say "building $ARCH $VARIANT/$FLAVOR ${image##*/} (log: $log)"
 t0=$(date +%s)
 build "${image##*/}" || { tail -n 20 "$log" >&2; die "kernel build failed (see $log)"; }
 # The modules (zram, brd) go to swapq-modules/lib/modules/<release>, where
-# run-vm.sh finds them for the guest's /lib/modules.
+# boot.sh finds them for the guest's /lib/modules.
 rm -rf "$obj/swapq-modules"
 if grep -qx CONFIG_MODULES=y "$obj/.config"; then
 	need depmod

@@ -15,7 +15,7 @@
 # history already has is skipped; the rest are applied before the series,
 # and the cover letter lists them as prerequisite-patch-id lines.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 : "${SERIES:=$TOP/series}"
 : "${PREREQS:=$TOP/prereqs}"
@@ -84,7 +84,7 @@ keep_cover() {
 	[ -f "$SERIES/0000-cover-letter.patch" ] && [ -n "$(series_patches)" ] || return 0
 	tmp=$(mktemp -d)
 	fmt_patch "$WORK" "$COMMIT" "$(prereq_tip)" "$tmp" "${1:-HEAD}"
-	"$TOP/scripts/cover.py" extract "$SERIES/0000-cover-letter.patch" \
+	"$TOP/scripts/post/cover.py" extract "$SERIES/0000-cover-letter.patch" \
 		"$tmp/0000-cover-letter.patch" >"$WORK/.git/swapq-cover" ||
 		{ rm -rf "$tmp"; die "cannot keep the cover letter's text"; }
 	rm -rf "$tmp"
@@ -216,7 +216,7 @@ do_export() {
 	if [ "$(git -C "$WORK" rev-list --count "$from..HEAD")" -gt 0 ]; then
 		fmt_patch "$WORK" "$COMMIT" "$from" "$tmp/out"
 		if [ -f "$WORK/.git/swapq-cover" ]; then
-			"$TOP/scripts/cover.py" fill "$tmp/out/0000-cover-letter.patch" \
+			"$TOP/scripts/post/cover.py" fill "$tmp/out/0000-cover-letter.patch" \
 				"$WORK/.git/swapq-cover" >"$tmp/cover" ||
 				die "cannot fill in the cover letter"
 			mv "$tmp/cover" "$tmp/out/0000-cover-letter.patch"

@@ -7,7 +7,7 @@
 #   build/series.mbox       the whole thread, for git am or b4
 #   build/outgoing/*.patch  one message a file: git send-email build/outgoing
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 : "${SERIES:=$TOP/series}"
 out=${MBOX:-$BUILD/series.mbox}
 outdir=${OUTGOING:-$BUILD/outgoing}
@@ -27,17 +27,17 @@ case "$ident" in
 esac
 poster="$name <$mail>"
 
-"$TOP/scripts/deps.sh" git-email libmailtools-perl || die "cannot install git-email"
+"$TOP/scripts/kernel/deps.sh" git-email libmailtools-perl || die "cannot install git-email"
 base_tree
 commit=$base_commit
-work=$(lastline "$TOP/scripts/tree.sh" work) || exit 1
+work=$(lastline "$TOP/scripts/kernel/tree.sh" work) || exit 1
 mkdir -p "$BUILD"
 addr=$(mktemp -d)
 chk=
 trap 'rm -rf "$addr" "$chk"' EXIT
 # Per patch: To the lists get_maintainer names, Cc its people; the cover
 # letter goes to everyone any patch goes to.
-for p in $("$TOP/scripts/tree.sh" patches); do
+for p in $("$TOP/scripts/kernel/tree.sh" patches); do
 	n=${p##*/}
 	(cd "$work" && perl scripts/get_maintainer.pl --no-rolestats --no-git \
 		--no-git-fallback "$p") >"$addr/$n.all" 2>"$addr/$n.err" ||
@@ -49,10 +49,10 @@ for p in $("$TOP/scripts/tree.sh" patches); do
 	cat "$addr/$n.cc" >>"$addr/0000-cover-letter.patch.cc"
 done
 rm -rf "$outdir"
-python3 "$TOP/scripts/mbox.py" "$out" "$outdir" "$SERIES" "$addr" "$poster"
+python3 "$TOP/scripts/post/mbox.py" "$out" "$outdir" "$SERIES" "$addr" "$poster"
 
 # git am of it onto the base and the prerequisites the work tree applied.
-onto=$(lastline "$TOP/scripts/tree.sh" prereq-tip) || exit 1
+onto=$(lastline "$TOP/scripts/kernel/tree.sh" prereq-tip) || exit 1
 chk=$(mktemp -d "$BUILD/mbox-check.XXXXXX")
 pgit clone -q --shared --no-checkout "$work" "$chk"
 pgit -C "$chk" checkout -q --detach "$onto"
