@@ -203,10 +203,20 @@ bench_csv() {
 	[ -f "$csv" ] || printf '# %s\n%s\n' "$1" "$2" >"$csv"
 }
 
+# both_kernels FLAVOR: the build dependencies installed, then the base and
+# the patched kernel of FLAVOR built; sets kb and kp to their images.
+both_kernels() {
+	"$TOP/scripts/kernel/deps.sh" || die "cannot install the build dependencies"
+	kb=$(VARIANT=base FLAVOR=$1 lastline "$TOP/scripts/kernel/kernel.sh") ||
+		die "base $1 kernel build failed"
+	kp=$(VARIANT=patched FLAVOR=$1 lastline "$TOP/scripts/kernel/kernel.sh") ||
+		die "patched $1 kernel build failed"
+}
+
 # bench_reps KIND TEST COLLECTOR: boot each kernel named in $kernels
 # ($k_NAME is its image) $REPS times, in an order that rotates from one rep
 # to the next, running the guest test TEST as build/logs/bench-KIND-NAME-REP.*,
-# and append what scripts/COLLECTOR collects from it to $csv.  Runs already
+# and append what scripts/bench/COLLECTOR collects from it to $csv.  Runs already
 # in $csv are skipped, so a rerun resumes.  The guest's other settings come
 # from the environment (SRC, SELFTESTS, GUEST_EXTRA, TIMEOUT).
 bench_reps() {

@@ -28,9 +28,7 @@ csv=$out/alloc.csv
 mkdir -p "$out"
 t_start=$(date +%s)
 
-"$TOP/scripts/kernel/deps.sh"
-kb=$(VARIANT=base FLAVOR=plain lastline "$TOP/scripts/kernel/kernel.sh") || die "base kernel build failed"
-kp=$(VARIANT=patched FLAVOR=plain lastline "$TOP/scripts/kernel/kernel.sh") || die "patched kernel build failed"
+both_kernels plain
 work=$(lastline "$TOP/scripts/kernel/tree.sh" work) || die "no work tree"
 kernels="base"
 for n in $STEPS; do

@@ -22,9 +22,7 @@ csv=$out/lockstat.csv
 mkdir -p "$out"
 t_start=$(date +%s)
 
-"$TOP/scripts/kernel/deps.sh"
-kb=$(VARIANT=base FLAVOR=lockstat lastline "$TOP/scripts/kernel/kernel.sh") || die "base lock_stat kernel build failed"
-kp=$(VARIANT=patched FLAVOR=lockstat lastline "$TOP/scripts/kernel/kernel.sh") || die "patched lock_stat kernel build failed"
+both_kernels lockstat
 
 extra=$out/lockstat-guest
 stage_bench_guest "$extra" lockstat-bench NDEVS="$NDEVS" DISK_MB="$DISK_MB" LIMIT_MB="$LIMIT_MB" \

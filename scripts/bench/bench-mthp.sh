@@ -12,9 +12,7 @@ export MEM SMP
 out=$BUILD/bench
 csv=$out/mthp.csv
 mkdir -p "$out"
-"$TOP/scripts/kernel/deps.sh"
-kb=$(VARIANT=base FLAVOR=plain lastline "$TOP/scripts/kernel/kernel.sh") || die "base kernel build failed"
-kp=$(VARIANT=patched FLAVOR=plain lastline "$TOP/scripts/kernel/kernel.sh") || die "patched kernel build failed"
+both_kernels plain
 bench_csv "smp=$SMP mem=$MEM" kernel,rep,scenario,faulted,swpout,swpout_fallback,cpus,clocksource
 kernels="base patched" k_base=$kb k_patched=$kp
 SELFTESTS= TIMEOUT=${BENCH_TIMEOUT:-900}

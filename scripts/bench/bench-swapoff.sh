@@ -38,10 +38,8 @@ flavor=plain
 mkdir -p "$out"
 t_start=$(date +%s)
 
-"$TOP/scripts/kernel/deps.sh"
+both_kernels "$flavor"
 src=$(lastline "$TOP/scripts/kernel/tree.sh" work) || die "no work tree"
-kb=$(VARIANT=base FLAVOR=$flavor lastline "$TOP/scripts/kernel/kernel.sh") || die "base kernel build failed"
-kp=$(VARIANT=patched FLAVOR=$flavor lastline "$TOP/scripts/kernel/kernel.sh") || die "patched kernel build failed"
 [ -r "$kb" ] && [ -r "$kp" ] || die "kernel build failed"
 
 # The guest side: the series' own kselftest, driven with bench sizes.

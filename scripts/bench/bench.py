@@ -28,6 +28,18 @@ FILL = re.compile(r"swapoff: fill (\d+) MiB, kept (\d+) MiB \((?:swap )?cache (-
 DATA = re.compile(r"swapoff: data (\d+) MiB swapped out \((-?\d+) kB\): ([\d.]+) ms")
 
 
+def collect_matches(a, pattern, row):
+    """collect: the row row(m) for each match m of pattern in the results log."""
+    facts, rows = {}, []
+    with open(a.results, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            read_fact(line, facts)
+            m = pattern.search(line)
+            if m:
+                rows.append(row(m))
+    return emit(a, rows, facts)
+
+
 def emit(a, rows, facts):
     """Print rows as CSV, each with --kernel, --rep and the guest's facts."""
     if not rows:

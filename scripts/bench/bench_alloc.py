@@ -12,15 +12,12 @@ spread of usage over the devices at the peak (most/least used).  It fails
 guest was given (--cpus, SMP) and the architecture's clocksource.
 """
 import csv
-import os
 import re
 import statistics
 import sys
 
-from bench import cli, emit
+from bench import cli, collect_matches
 from stats import fmt_ci, ratio_ci
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from results import read_fact  # noqa: E402 (scripts/, shared with boot)
 
 LINE = re.compile(r"SWAPQ-ALLOC elapsed_ms=(\d+) sys_ms=(\d+) out_mibs=([\d.]+) "
                   r"in_mibs=([\d.]+) peak_kb=([\d/]*) devs=(\d+)")
@@ -28,14 +25,7 @@ FIELDS = ("elapsed_ms", "sys_ms", "out_mibs", "in_mibs")
 
 
 def collect(a):
-    facts, rows = {}, []
-    with open(a.results, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            read_fact(line, facts)
-            m = LINE.search(line)
-            if m:
-                rows.append((m.group(6), *m.group(1, 2, 3, 4, 5)))
-    return emit(a, rows, facts)
+    return collect_matches(a, LINE, lambda m: (m.group(6), *m.group(1, 2, 3, 4, 5)))
 
 
 def spread(peak):

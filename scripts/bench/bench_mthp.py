@@ -9,27 +9,17 @@ whole (swpout) and how many were split first (swpout_fallback).  The
 report gives the medians [min..max] over the boots of each kernel.
 """
 import csv
-import os
 import re
 import statistics
 import sys
 
-from bench import cli, emit
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from results import read_fact  # noqa: E402 (scripts/, shared with boot)
+from bench import cli, collect_matches
 
 LINE = re.compile(r"# mthp (\w+): faulted=(-?\d+) swpout=(-?\d+) swpout_fallback=(-?\d+)")
 
 
 def collect(a):
-    facts, rows = {}, []
-    with open(a.results, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            read_fact(line, facts)
-            m = LINE.search(line)
-            if m:
-                rows.append(m.group(1, 2, 3, 4))
-    return emit(a, rows, facts)
+    return collect_matches(a, LINE, lambda m: m.group(1, 2, 3, 4))
 
 
 def cell(vals):

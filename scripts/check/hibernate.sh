@@ -26,8 +26,7 @@ mkdir -p "$BUILD/logs"
 need truncate python3
 
 src=$(lastline "$TOP/scripts/kernel/tree.sh" work) || die "no work tree"
-kb=$(VARIANT=base FLAVOR=plain lastline "$TOP/scripts/kernel/kernel.sh") || die "base kernel build failed"
-kp=$(VARIANT=patched FLAVOR=plain lastline "$TOP/scripts/kernel/kernel.sh") || die "patched kernel build failed"
+both_kernels plain
 img=$BUILD/hibernate.img
 trap 'rm -f "$img"' EXIT
 echo "kernel,rep,write_ms,kbytes,slot_ns,ioctl_ns" >"$csv"
