@@ -60,23 +60,6 @@ static int nth_fired(void)
 	return fired;
 }
 
-/* A "Key:  N kB" field of /proc/meminfo, or -1. */
-static long meminfo_kb(const char *key)
-{
-	char line[256];
-	size_t len = strlen(key);
-	long val = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, len) && line[len] == ':')
-			val = strtol(line + len + 1, NULL, 10);
-	fclose(f);
-	return val;
-}
-
 /* /proc/swaps as it reads now, in @buf. */
 static void swaps_text(char *buf, size_t len)
 {

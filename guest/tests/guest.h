@@ -88,6 +88,23 @@ static inline long read_long(const char *path)
 	return val;
 }
 
+/* A "Key:  N kB" field of /proc/meminfo, or -1. */
+static inline long meminfo_kb(const char *key)
+{
+	char line[256];
+	size_t len = strlen(key);
+	long val = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, len) && line[len] == ':')
+			val = strtol(line + len + 1, NULL, 10);
+	fclose(f);
+	return val;
+}
+
 /* Used kB of @dev in /proc/swaps; -1 if it is not listed. */
 static inline long swaps_used_kb(const char *dev)
 {

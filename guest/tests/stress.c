@@ -153,24 +153,6 @@ static long swap_in_use_kb(const struct dev *devs, int ndev, int tries)
 	return used;
 }
 
-/* A /proc/meminfo field in kB, or -1. */
-static long meminfo_kb(const char *field)
-{
-	char line[128];
-	long kb = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, field, strlen(field))) {
-			kb = atol(line + strlen(field));
-			break;
-		}
-	fclose(f);
-	return kb;
-}
-
 static int dev_swapon(struct dev *d, int prio)
 {
 	int flags = prio < 0 ? 0 : SWAP_FLAG_PREFER |
@@ -374,13 +356,14 @@ int main(void)
 	 */
 	used = swap_in_use_kb(devs, ndev, 100);
 	if (used) {
-		long cached = meminfo_kb("SwapCached:");
+		long cached = meminfo_kb("SwapCached");
+		char reclaim[160];
 
 		snprintf(val, sizeof(val), "%luM", 2 * nw * wmb);
-		snprintf(max, sizeof(max), "%s/memory.reclaim", cg);
+		snprintf(reclaim, sizeof(reclaim), "%s/memory.reclaim", cg);
 		printf("# %ld kB in use 10 s after exit, swap cache %ld kB: reclaiming %s from %s\n",
 		       used, cached, val, cg);
-		write_file(max, val);	/* EAGAIN when it falls short */
+		write_file(reclaim, val);	/* EAGAIN when it falls short */
 		used = swap_in_use_kb(devs, ndev, 50);
 	}
 	tap(!used, "no swap in use once the workers exited and their cgroup was reclaimed (%ld kB)",

@@ -15,14 +15,11 @@ medians with its bootstrap 95% interval over the interleaved pairs
 lock down: these counts compare the kernels, the times are not timings.
 """
 import csv
-import os
 import re
 import statistics
 import sys
 
-from bench import cli, emit
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from results import read_fact  # noqa: E402 (scripts/, shared with boot)
+from bench import cli, emit, read_fact  # read_fact: scripts/results.py
 from stats import fmt_ci, ratio_ci
 
 SWAP_LOCKS = re.compile(r"swap|cluster|percpu_swap|si->lock|&p->lock|&ci->lock")
