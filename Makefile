@@ -13,7 +13,7 @@ ARCH ?= x86_64
 export BUILD VARIANT FLAVOR KERNEL_SRC KERNEL_REF SWAPQ_CACHE SELFTESTS ARCH
 
 .PHONY: help deps base worktree export kernel boot check check-full record-stages bench bench-swapoff \
-	bench-alloc bench-lockstat bench-mthp mbox clean
+	bench-alloc bench-lockstat bench-mthp bench-prio mbox clean
 
 help:
 	@echo "Swap series workshop: the series in series/, the harness around it."
@@ -30,7 +30,8 @@ help:
 	@echo "  make bench         base and patched kernels side by side; tables + CSV:"
 	@echo "                     bench-swapoff, bench-alloc (with a prefix of the"
 	@echo "                     series, STEPS=9), bench-lockstat, bench-mthp"
-	@echo "                     (64 KiB mTHP swpout / swpout_fallback);"
+	@echo "                     (64 KiB mTHP swpout / swpout_fallback), bench-prio"
+	@echo "                     (priority inversion after a device has room again);"
 	@echo "                     make bench-swapoff PROFILE=1: swapoff's parts traced"
 	@echo "  make worktree      work tree = base + prereqs/* + series/*  ($(BUILD)/work)"
 	@echo "  make export        work tree commits -> series/ (cover text kept)"
@@ -64,7 +65,8 @@ help:
 	@echo "  benchmarks REPS FRESH=1 BENCH_TIMEOUT; bench-swapoff: FILLS_MB KEEP_MB"
 	@echo "             DISK_MB ORD_MB ORD_DISK_MB PROFILE=1; bench-alloc and"
 	@echo "             bench-lockstat: DEVS STEPS DISK_MB LIMIT_MB WORKERS WORKER_MB"
-	@echo "             (bench-lockstat: NDEVS, 1 4 16); hibernate.sh: HIBERNATE_MB DISK_MB"
+	@echo "             (bench-lockstat: NDEVS, 1 4 16); bench-alloc ICOUNT=1 (guest"
+	@echo "             time counts instructions); hibernate.sh: HIBERNATE_MB DISK_MB"
 
 deps:
 	@scripts/kernel/deps.sh
@@ -96,7 +98,7 @@ check-full:
 record-stages:
 	@scripts/check/record-stages.sh
 
-bench: bench-swapoff bench-alloc bench-lockstat bench-mthp
+bench: bench-swapoff bench-alloc bench-lockstat bench-mthp bench-prio
 
 bench-swapoff:
 	@scripts/bench/bench-swapoff.sh
@@ -109,6 +111,9 @@ bench-lockstat:
 
 bench-mthp:
 	@scripts/bench/bench-mthp.sh
+
+bench-prio:
+	@scripts/bench/bench-prio.sh
 
 mbox:
 	@scripts/post/mbox.sh

@@ -246,6 +246,27 @@ bench_reps() {
 	done
 }
 
+# bench_counts NAME COLUMNS: a benchmark that counts rather than times
+# (bench-mthp, bench-prio): guest/tests/NAME in REPS (3) interleaved boots
+# of the base and the patched plain kernel; the rows scripts/bench/
+# bench_NAME.py collects (COLUMNS, after kernel,rep) go to
+# build/bench/NAME.csv (a rerun resumes; FRESH=1 starts over) and its
+# report to build/bench/NAME.txt.
+bench_counts() {
+	: "${REPS:=3}" "${MEM:=3G}" "${SMP:=2}"
+	export MEM SMP
+	out=$BUILD/bench
+	csv=$out/$1.csv
+	mkdir -p "$out"
+	both_kernels plain
+	bench_csv "smp=$SMP mem=$MEM" "kernel,rep,$2,cpus,clocksource"
+	kernels="base patched" k_base=$kb k_patched=$kp
+	SELFTESTS= TIMEOUT=${BENCH_TIMEOUT:-900}
+	export SELFTESTS TIMEOUT
+	bench_reps "$1" "$1" "bench_$1.py"
+	python3 "$TOP/scripts/bench/bench_$1.py" report --csv "$csv" | tee "$out/$1.txt"
+}
+
 # use_ccache: the shared compiler cache, with paths relative to $BUILD so
 # that clones in other directories hit it too.
 use_ccache() {

@@ -90,3 +90,32 @@ if python3 bench_lockstat.py report --csv "$T/ls.csv" | grep -q '&ci->lock .* 0.
 else
 	notok lockstat-report-ratio "$(python3 bench_lockstat.py report --csv "$T/ls.csv" 2>&1 | tail -n 2)"
 fi
+# bench_alloc's report: a device count run twice in a boot counts as the
+# median of its runs (here 12 and 8 for base's rep 1, so 10).
+{
+	echo '# params'
+	echo kernel,rep,devs,elapsed_ms,sys_ms,out_mibs,in_mibs,peak_kb,cpus,clocksource
+	for r in 1 2 3; do
+		echo "patched,$r,1,20,20,1,1,4,2,tsc"
+		echo "patched,$r,1,20,20,1,1,4,2,tsc"
+	done
+	echo 'base,1,1,12,10,1,1,4,2,tsc'
+	echo 'base,1,1,8,10,1,1,4,2,tsc'
+	echo 'base,2,1,10,10,1,1,4,2,tsc'
+	echo 'base,3,1,10,10,1,1,4,2,tsc'
+} >"$T/alloc.csv"
+got=$(python3 bench_alloc.py report --csv "$T/alloc.csv" | sed -n '/^elapsed_ms/{n;p}' | tr -s ' ' | sed 's/ *$//')
+if [ "$got" = " 1 10.0 [10.0..10.0] 20.0 [20.0..20.0] 2.00 [2.00..2.00]" ]; then
+	ok alloc-runs-per-boot
+else
+	notok alloc-runs-per-boot "$got"
+fi
+# The priority inversion collector: one row per order line.
+printf '%s\n' 'SWAPQ-FACT cpus=2 clocksource=tsc' '# prio order0: low_kb=1984 high_kb=2112' \
+	'ok 1 order0 # 0 pages wrong, 4096 kB swapped' >"$T/prio.log"
+got=$(python3 bench_prio.py collect --kernel patched --rep 1 --results "$T/prio.log")
+if [ "$got" = "patched,1,order0,1984,2112,2,tsc" ]; then
+	ok prio-collect
+else
+	notok prio-collect "$got"
+fi

@@ -134,6 +134,15 @@ if $R judge --name p --console "$TOP/tests/data/clean.log" --results "$T/res3" >
 else
 	notok judge-program-passes "$(tail -n1 "$T/j3")"
 fi
+# kunit_parser ends a subtest at a result line named like it: a program
+# whose case bears its own name is told so (the benchmarks' programs did).
+prog_run 0 'TAP version 13' '1..1' 'ok 1 prog'
+expect_fail judge-case-named-like-program 'FAIL prog +# a case is named like its program' \
+	$R judge --name p --console "$TOP/tests/data/clean.log" --results "$T/res3"
+for b in alloc-bench lockstat-bench; do
+	grep -q '^echo "ok 1 every run done"$' "$TOP/guest/bench/$b" ||
+		notok "bench-case-name-$b" "its case is not named 'every run done'"
+done
 prog_run 0 'starting, but no TAP'
 expect_fail judge-no-tap 'FAIL prog +# no TAP result \(exit 0\)' \
 	$R judge --name p --console "$TOP/tests/data/clean.log" --results "$T/res3"

@@ -13,7 +13,7 @@ bench_begin() {
 }
 
 fail() {
-	echo "not ok 1 $bench # $*"
+	echo "not ok 1 every run done # $*"
 	exit 1
 }
 

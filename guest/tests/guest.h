@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/swap.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -143,6 +144,53 @@ static inline int mkswap(const char *path, unsigned long mb)
 	return ret;
 }
 
+#define THP "/sys/kernel/mm/transparent_hugepage"
+
+/* The word in [brackets] of a THP "enabled" file, in @buf. */
+static inline void thp_mode(const char *path, char *buf, size_t len)
+{
+	char line[256] = "", *a, *b;
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(line, sizeof(line), f) && (a = strchr(line, '[')) &&
+	    (b = strchr(a, ']'))) {
+		*b = '\0';
+		snprintf(buf, len, "%s", a + 1);
+	}
+	fclose(f);
+}
+
+#define MTHP THP "/hugepages-64kB"
+
+/* The THP settings before mthp_only(), for mthp_restore(). */
+static char thp_old_top[64], thp_old_64k[64];
+
+/*
+ * 64 KiB anonymous mTHP on ("always"), PMD-sized THP off; 0, or -1 with a
+ * "Bail out!" line if the kernel has no 64 KiB mTHP.
+ */
+static inline int mthp_only(void)
+{
+	thp_mode(THP "/enabled", thp_old_top, sizeof(thp_old_top));
+	thp_mode(MTHP "/enabled", thp_old_64k, sizeof(thp_old_64k));
+	if (!thp_old_64k[0] || write_file(THP "/enabled", "never") ||
+	    write_file(MTHP "/enabled", "always")) {
+		printf("Bail out! no 64 KiB mTHP (CONFIG_TRANSPARENT_HUGEPAGE)\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* Put back the THP settings mthp_only() found. */
+static inline void mthp_restore(void)
+{
+	write_file(MTHP "/enabled", thp_old_64k);
+	write_file(THP "/enabled", thp_old_top);
+}
+
 /* Load zram unless it is there (loaded or built in): 0, or -1. */
 static inline int zram_load(void)
 {
@@ -179,6 +227,33 @@ static inline void zram_remove(int id)
 	write_file(path, "1");
 	snprintf(val, sizeof(val), "%d", id);
 	write_file("/sys/class/zram-control/hot_remove", val);
+}
+
+/*
+ * A new zram device of @mb MiB swapped on at priority @prio, its node in
+ * @path: its index, or -1 (and the device removed).
+ */
+static inline int zram_swapon(unsigned long mb, int prio, char *path,
+			      size_t len)
+{
+	int id = zram_add(mb, path, len);
+
+	if (id >= 0 &&
+	    swapon(path, SWAP_FLAG_PREFER | (prio << SWAP_FLAG_PRIO_SHIFT))) {
+		zram_remove(id);
+		return -1;
+	}
+	return id;
+}
+
+/* Swap off and remove zram device @id. */
+static inline void zram_swapoff(int id)
+{
+	char path[32];
+
+	snprintf(path, sizeof(path), "/dev/zram%d", id);
+	swapoff(path);
+	zram_remove(id);
 }
 
 /* Word @j of page @i of the pattern for @seed: no page is same-filled. */

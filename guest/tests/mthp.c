@@ -17,31 +17,8 @@
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <sys/mman.h>
-#include <sys/swap.h>
 
 #include "guest.h"
-
-#define THP "/sys/kernel/mm/transparent_hugepage"
-#define MTHP THP "/hugepages-64kB"
-
-static char old_top[64], old_64k[64];
-
-/* The word in [brackets] of a THP "enabled" file, in @buf. */
-static void thp_mode(const char *path, char *buf, size_t len)
-{
-	char line[256] = "", *a, *b;
-	FILE *f = fopen(path, "r");
-
-	buf[0] = '\0';
-	if (!f)
-		return;
-	if (fgets(line, sizeof(line), f) && (a = strchr(line, '[')) &&
-	    (b = strchr(a, ']'))) {
-		*b = '\0';
-		snprintf(buf, len, "%s", a + 1);
-	}
-	fclose(f);
-}
 
 static long stat64k(const char *name)
 {
@@ -55,22 +32,8 @@ static long stat64k(const char *name)
 static int zram_on(unsigned long mb)
 {
 	char path[32];
-	int id = zram_add(mb, path, sizeof(path));
 
-	if (id < 0 ||
-	    swapon(path, SWAP_FLAG_PREFER | (5 << SWAP_FLAG_PRIO_SHIFT)))
-		return -1;
-	return id;
-}
-
-/* Swap off and remove zram device @id. */
-static void zram_off(int id)
-{
-	char path[32];
-
-	snprintf(path, sizeof(path), "/dev/zram%d", id);
-	swapoff(path);
-	zram_remove(id);
+	return zram_swapon(mb, 5, path, sizeof(path));
 }
 
 /* Page out and back @mb of 64 KiB folios; report the stats' deltas. */
@@ -105,13 +68,8 @@ int main(void)
 	ps = sysconf(_SC_PAGESIZE);
 	printf("TAP version 13\n1..3\n");
 	zram_load();
-	thp_mode(THP "/enabled", old_top, sizeof(old_top));
-	thp_mode(MTHP "/enabled", old_64k, sizeof(old_64k));
-	if (!old_64k[0] || write_file(THP "/enabled", "never") ||
-	    write_file(MTHP "/enabled", "always")) {
-		printf("Bail out! no 64 KiB mTHP (CONFIG_TRANSPARENT_HUGEPAGE)\n");
+	if (mthp_only())
 		return 1;
-	}
 
 	x = zram_on(2 * mb);
 	if (x < 0) {
@@ -119,14 +77,14 @@ int main(void)
 		return 1;
 	}
 	run("one_device", mb, 1);
-	zram_off(x);
+	zram_swapoff(x);
 
 	for (i4 = 0; i4 < 4; i4++)
 		ids[i4] = zram_on(mb);
 	run("four_devices", mb, 2);
 	for (i4 = 0; i4 < 4; i4++)
 		if (ids[i4] >= 0)
-			zram_off(ids[i4]);
+			zram_swapoff(ids[i4]);
 
 	/* X: full of order-0 pages, then every 16th one freed. */
 	x = zram_on(mb / 2);
@@ -145,10 +103,9 @@ int main(void)
 	y = zram_on(2 * mb);
 	run("scattered_beside_empty", mb / 4, 4);
 	munmap(pre, nr * ps);
-	zram_off(y);
-	zram_off(x);
+	zram_swapoff(y);
+	zram_swapoff(x);
 
-	write_file(MTHP "/enabled", old_64k);
-	write_file(THP "/enabled", old_top);
+	mthp_restore();
 	return nfailed ? 1 : 0;
 }

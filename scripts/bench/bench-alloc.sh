@@ -13,16 +13,27 @@
 # (default 9, the queue without the per-device hints), so that no step of
 # the series is left unmeasured.  Results go to build/bench/alloc.csv (a
 # rerun resumes; FRESH=1 starts over); the report: scripts/bench_alloc.py.
+#
+# ICOUNT=1 runs the guests with QEMU's -icount shift=0: single-threaded
+# TCG whose guest clock counts the instructions executed (1 ns each), so
+# elapsed and system time measure the path the kernel runs, not the
+# host's load or the vCPUs' contention.  For comparing the length of a
+# code path (the single-device case: DEVS="1 1 1"), not for scaling.
 set -eu
 . "$(dirname "$0")/../lib.sh"
 : "${REPS:=5}"
 : "${DEVS:=1 4 16 max}"
 : "${STEPS=9}"
+: "${ICOUNT:=}"
 alloc_workload
 # TCG with more vCPUs than host cores times lock-holder preemption, not
 # the allocator.
 [ "$SMP" -le "$(nproc)" ] ||
 	die "SMP=$SMP is more than this host's $(nproc) cores: timing runs need a core per vCPU"
+if [ -n "$ICOUNT" ]; then
+	ACCEL=tcg,thread=single QEMU_EXTRA="${QEMU_EXTRA:-} -icount shift=0,sleep=off"
+	export ACCEL QEMU_EXTRA
+fi
 out=$BUILD/bench
 csv=$out/alloc.csv
 mkdir -p "$out"
@@ -44,7 +55,7 @@ extra=$out/alloc-guest
 stage_bench_guest "$extra" alloc-bench DEVS="$DEVS" DISK_MB="$DISK_MB" LIMIT_MB="$LIMIT_MB" \
 	WORKERS="$WORKERS" WORKER_MB="$WORKER_MB"
 
-params="kernels=$kernels devs=$DEVS disk=$DISK_MB limit=$LIMIT_MB workers=$WORKERS x $WORKER_MB smp=$SMP mem=$MEM"
+params="${ICOUNT:+icount }kernels=$kernels devs=$DEVS disk=$DISK_MB limit=$LIMIT_MB workers=$WORKERS x $WORKER_MB smp=$SMP mem=$MEM"
 bench_csv "$params" kernel,rep,devs,elapsed_ms,sys_ms,out_mibs,in_mibs,peak_kb,cpus,clocksource
 
 k_base=$kb k_patched=$kp
@@ -53,5 +64,5 @@ export SELFTESTS GUEST_EXTRA TIMEOUT
 bench_reps alloc alloc-bench bench_alloc.py
 arch_load
 python3 "$TOP/scripts/bench/bench_alloc.py" report --csv "$csv" --cpus "$SMP" \
-	--clocksource "$arch_clocksource" | tee "$out/alloc.txt"
+	--clocksource "$arch_clocksource" ${ICOUNT:+--icount} | tee "$out/alloc.txt"
 say "allocation benchmark took $(($(date +%s) - t_start)) s; results in $out"

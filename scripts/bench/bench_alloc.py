@@ -4,10 +4,16 @@
   bench_alloc.py collect --kernel K --rep N --results LOG   print CSV rows
   bench_alloc.py report --csv CSV                          the table
 
+A device count named more than once in DEVS ("1 1 1 1") runs that many
+times in each boot; the boot's value is the median of its runs, which
+takes the run-to-run noise out of the boot-to-boot comparison.
+
 The report gives, per device count, medians [min..max] over the reps of
 base and patched and the patched/base ratio of the medians with its
 bootstrap 95% interval over the interleaved pairs (scripts/bench/stats.py), and the
-spread of usage over the devices at the peak (most/least used).  It fails
+spread of usage over the devices at the peak (most/least used, and most
+less least in MiB) beside the bound the patched kernel's per-CPU quota
+puts on it.  It fails
 (exit 1) when a run did not use swap at all or did not have the vCPUs the
 guest was given (--cpus, SMP) and the architecture's clocksource.
 """
@@ -33,9 +39,24 @@ def spread(peak):
     return max(used) / min(used) if used and min(used) > 0 else float("inf")
 
 
+def gap(peak):
+    """Most less least used device at the peak, in MiB."""
+    used = [int(x) for x in peak.split("/") if x]
+    return (max(used) - min(used)) / 1024 if used else 0.0
+
+
 def fmt(vals):
     return "%.0f [%.0f..%.0f]" % (statistics.median(vals), min(vals), max(vals)) \
         if max(vals) >= 100 else "%.1f [%.1f..%.1f]" % (statistics.median(vals), min(vals), max(vals))
+
+
+def per_rep(rows, kernel, devs, field):
+    """{rep: median of the rep's runs} of one kernel and device count."""
+    runs = {}
+    for r in rows:
+        if r["kernel"] == kernel and int(r["devs"]) == devs:
+            runs.setdefault(r["rep"], []).append(float(r[field]))
+    return {rep: statistics.median(v) for rep, v in runs.items()}
 
 
 def report(a):
@@ -51,28 +72,33 @@ def report(a):
     devs = sorted({int(r["devs"]) for r in rows})
     kernels = ["base"] + sorted({r["kernel"] for r in rows} - {"base", "patched"}) + ["patched"]
     others = kernels[1:]
-    print("Swap allocation, QEMU TCG, 2 vCPUs: medians [min..max] over the reps;")
+    print("Swap allocation, QEMU TCG%s, %d vCPUs: medians [min..max] over the reps;" % (
+        " -icount shift=0 (guest time counts instructions)" if a.icount else "", a.cpus))
     print("ratios are medians over base's, [95% bootstrap interval over the pairs]")
     for field in FIELDS:
         print("\n%-8s %-5s" % (field, "devs") +
               "".join(" %-22s" % k for k in kernels) + "".join(" %-19s" % k for k in others))
         for d in devs:
-            by_rep = {k: {r["rep"]: float(r[field]) for r in rows
-                          if r["kernel"] == k and int(r["devs"]) == d} for k in kernels}
+            by_rep = {k: per_rep(rows, k, d, field) for k in kernels}
             v = {k: list(by_rep[k].values()) for k in kernels}
             if not all(v.values()):
                 continue
             print("%-8s %-5d" % ("", d) + "".join(" %-22s" % fmt(v[k]) for k in kernels) +
                   "".join(" %-19s" % fmt_ci(ratio_ci(by_rep["base"], by_rep[k]))
                           for k in others))
-    print("\npeak usage, most/least used device (median over the reps)")
+    print("\npeak usage, most/least used device and most - least in MiB (medians over the reps)")
     for d in devs:
         if d < 2:
             continue
-        s = {k: [spread(r["peak_kb"]) for r in rows if r["kernel"] == k and int(r["devs"]) == d]
-             for k in kernels}
+        s = {k: [(spread(r["peak_kb"]), gap(r["peak_kb"])) for r in rows
+                 if r["kernel"] == k and int(r["devs"]) == d] for k in kernels}
         if all(s.values()):
-            print("%-5d" % d + "".join("  %s %.3f" % (k, statistics.median(s[k])) for k in kernels))
+            print("%-5d" % d + "".join("  %s %.3f (%.1f)" % (k, statistics.median(x[0] for x in s[k]),
+                                                            statistics.median(x[1] for x in s[k]))
+                                      for k in kernels))
+    print("the per-CPU quota's bound (patched): while nothing is freed, two devices' "
+          "allocations differ\nby at most vCPUs x one cluster, %d MiB here; frees are not "
+          "bounded" % (2 * a.cpus))
     for b in bad:
         print("recipe: " + b)
     return 1 if bad else 0
@@ -80,7 +106,8 @@ def report(a):
 
 def main():
     return cli(__doc__, collect, report, (("--cpus", {"type": int, "default": 2}),
-                                          ("--clocksource", {"default": "tsc"})))
+                                          ("--clocksource", {"default": "tsc"}),
+                                          ("--icount", {"action": "store_true"})))
 
 if __name__ == "__main__":
     sys.exit(main())
