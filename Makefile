@@ -65,8 +65,9 @@ help:
 	@echo "  benchmarks REPS FRESH=1 BENCH_TIMEOUT; bench-swapoff: FILLS_MB KEEP_MB"
 	@echo "             DISK_MB ORD_MB ORD_DISK_MB PROFILE=1; bench-alloc and"
 	@echo "             bench-lockstat: DEVS STEPS DISK_MB LIMIT_MB WORKERS WORKER_MB"
-	@echo "             (bench-lockstat: NDEVS, 1 4 16); bench-alloc ICOUNT=1 (guest"
-	@echo "             time counts instructions); hibernate.sh: HIBERNATE_MB DISK_MB"
+	@echo "             (bench-lockstat: NDEVS, 1 4 16); bench-alloc and bench-swapoff:"
+	@echo "             ICOUNT=1 (guest time counts instructions); hibernate.sh:"
+	@echo "             HIBERNATE_MB DISK_MB"
 
 deps:
 	@scripts/kernel/deps.sh

@@ -246,6 +246,16 @@ bench_reps() {
 	done
 }
 
+# icount_setup: with ICOUNT=1, the guests run under QEMU's -icount
+# shift=0, which makes TCG single-threaded and the guest clock count the
+# instructions executed: guest time then measures the path the kernel
+# runs, not the host's load (nor contention between vCPUs).
+icount_setup() {
+	[ -n "${ICOUNT:-}" ] || return 0
+	ACCEL=tcg,thread=single QEMU_EXTRA="${QEMU_EXTRA:-} -icount shift=0,sleep=off"
+	export ACCEL QEMU_EXTRA
+}
+
 # bench_counts NAME COLUMNS: a benchmark that counts rather than times
 # (bench-mthp, bench-prio): guest/tests/NAME in REPS (3) interleaved boots
 # of the base and the patched plain kernel; the rows scripts/bench/

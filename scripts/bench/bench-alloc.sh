@@ -30,10 +30,7 @@ alloc_workload
 # the allocator.
 [ "$SMP" -le "$(nproc)" ] ||
 	die "SMP=$SMP is more than this host's $(nproc) cores: timing runs need a core per vCPU"
-if [ -n "$ICOUNT" ]; then
-	ACCEL=tcg,thread=single QEMU_EXTRA="${QEMU_EXTRA:-} -icount shift=0,sleep=off"
-	export ACCEL QEMU_EXTRA
-fi
+icount_setup
 out=$BUILD/bench
 csv=$out/alloc.csv
 mkdir -p "$out"

@@ -17,6 +17,9 @@
 # part, base against patched, goes to build/bench/swapoff-phases.txt
 # (raw: swapoff-phases.csv).  Traced times are slower than untraced ones,
 # so these runs have their own swapoff-profile.csv.
+#
+# ICOUNT=1: guest time counts instructions (lib.sh icount_setup), free of
+# the host's load; these runs have their own swapoff-icount.csv.
 set -eu
 . "$(dirname "$0")/../lib.sh"
 : "${REPS:=5}"
@@ -28,11 +31,13 @@ set -eu
 : "${MEM:=6G}"
 : "${SMP:=2}"
 : "${PROFILE:=}"
+: "${ICOUNT:=}"
 # The guest's fills: the warm-up, the limit row, then FILLS_MB.
 fills=$KEEP_MB,$KEEP_MB,$FILLS_MB
 export MEM SMP
 out=$BUILD/bench
-csv=$out/swapoff${PROFILE:+-profile}.csv
+kind=swapoff${PROFILE:+-profile}${ICOUNT:+-icount}
+csv=$out/$kind.csv
 flavor=plain
 [ -n "$PROFILE" ] && flavor=profile
 mkdir -p "$out"
@@ -47,13 +52,14 @@ extra=$out/guest
 stage_bench_guest "$extra" swapoff-bench PROFILE="$PROFILE" DISK_MB="$DISK_MB" FILLS="$fills" \
 	KEEP_MB="$KEEP_MB" ORD_DISK_MB="$ORD_DISK_MB" ORD_MB="$ORD_MB"
 
-params="warmup=1${PROFILE:+ profile} fills=$fills keep=$KEEP_MB disk=$DISK_MB ord=$ORD_MB/$ORD_DISK_MB smp=$SMP mem=$MEM"
+icount_setup
+params="warmup=1${PROFILE:+ profile}${ICOUNT:+ icount} fills=$fills keep=$KEEP_MB disk=$DISK_MB ord=$ORD_MB/$ORD_DISK_MB smp=$SMP mem=$MEM"
 bench_csv "$params" kernel,rep,kind,fill_mb,keep_mb,swapcache_kb,ms,cpus,clocksource
 
 kernels="base patched" k_base=$kb k_patched=$kp
 SRC=$src SELFTESTS=swapoff GUEST_EXTRA=$extra TIMEOUT=${BENCH_TIMEOUT:-2400}
 export SRC SELFTESTS GUEST_EXTRA TIMEOUT
-bench_reps swapoff${PROFILE:+-profile} swapoff-bench bench.py
+bench_reps "$kind" swapoff-bench bench.py
 if [ -n "$PROFILE" ]; then
 	# Each boot's trace, by fill: kernel,rep,fill_mb,part,ms.
 	echo "kernel,rep,fill_mb,part,ms" >"$out/swapoff-phases.csv"
@@ -62,7 +68,7 @@ if [ -n "$PROFILE" ]; then
 		while [ "$r" -le "$REPS" ]; do
 			python3 "$TOP/scripts/bench/bench.py" phases --kernel "$k" --rep "$r" \
 				--fills "$fills" \
-				--results "$BUILD/logs/bench-swapoff-profile-$k-$r.results.log" \
+				--results "$BUILD/logs/bench-$kind-$k-$r.results.log" \
 				>>"$out/swapoff-phases.csv" || die "no swapoff trace in bench-swapoff-profile-$k-$r"
 			r=$((r + 1))
 		done
@@ -71,7 +77,8 @@ if [ -n "$PROFILE" ]; then
 		--keep "$KEEP_MB" | tee "$out/swapoff-phases.txt"
 else
 	arch_load
-	python3 "$TOP/scripts/bench/bench.py" report --csv "$csv" --svg "$out/swapoff.svg" \
-		--keep "$KEEP_MB" --clocksource "$arch_clocksource" | tee "$out/swapoff.txt"
+	python3 "$TOP/scripts/bench/bench.py" report --csv "$csv" --svg "$out/$kind.svg" \
+		--keep "$KEEP_MB" --clocksource "$arch_clocksource" ${ICOUNT:+--icount} |
+		tee "$out/$kind.txt"
 fi
 say "make bench took $(($(date +%s) - t_start)) s; results in $out"

@@ -158,8 +158,9 @@ def report(a):
     fills = sorted({f for k in data for f in data[k]}, key=int)
     reps = len({(r["kernel"], r["rep"]) for r in rows}) // 2
     cpus = sorted({r["cpus"] for r in rows})
-    print("swapoff time, QEMU TCG (%s vCPU), zram; ms, median [min..max] of %d interleaved pairs"
-          % ("/".join(cpus), reps))
+    print("swapoff time, QEMU TCG%s (%s vCPU), zram; ms, median [min..max] of %d interleaved pairs"
+          % (" -icount shift=0 (guest time counts instructions)" if a.icount else "",
+             "/".join(cpus), reps))
     print("%-16s %-24s %-24s %s" % ("filled", "base", "patched",
                                     "patched/base [95% bootstrap interval]"))
     ci = lambda row: fmt_interval(ratio_ci(byrep["base"].get(row, {}),
@@ -344,6 +345,7 @@ def main():
     r.add_argument("--csv", required=True)
     r.add_argument("--svg")
     r.add_argument("--keep", type=int, default=16)
+    r.add_argument("--icount", action="store_true")
     r.add_argument("--clocksource", default="tsc",
                    help="the clocksource a sound guest of this architecture reports")
     ph = sub.add_parser("phases")
