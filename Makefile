@@ -29,7 +29,7 @@ help:
 	@echo "                     to commit (a later RESUME=1 run, anywhere, skips them)"
 	@echo "  make bench         base and patched kernels side by side; tables + CSV:"
 	@echo "                     bench-swapoff, bench-alloc (with a prefix of the"
-	@echo "                     series, STEPS=9), bench-lockstat, bench-mthp"
+	@echo "                     series, STEPS=10), bench-lockstat, bench-mthp"
 	@echo "                     (64 KiB mTHP swpout / swpout_fallback), bench-prio"
 	@echo "                     (priority inversion after a device has room again);"
 	@echo "                     make bench-swapoff PROFILE=1: swapoff's parts traced"

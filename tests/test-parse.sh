@@ -84,6 +84,17 @@ if grep -q '^t: 5 passed, 3 failed, 2 skipped' "$T/j"; then ok judge-skip-fails;
 sed -i 's/cpus=2/cpus=1/; s/clocksource_end=tsc/clocksource_end=jiffies/' "$T/res"
 expect_fail judge-one-cpu 'saw 1 CPU' $R judge --name t --console "$T/con" --results "$T/res"
 expect_fail judge-clocksource 'clocksource_end is jiffies' $R judge --name t --console "$T/con" --results "$T/res"
+# One vCPU asked for (the swapoff profile's SMP=1) is not a lost CPU;
+# fewer than asked for is.
+$R judge --name t --smp 1 --console "$T/con" --results "$T/res" >"$T/j1" 2>&1
+if grep -q 'clocksource_end is jiffies' "$T/j1" && ! grep -q 'saw 1 CPU' "$T/j1"; then
+	ok judge-one-cpu-asked
+else
+	notok judge-one-cpu-asked "$(tail -n1 "$T/j1")"
+fi
+sed 's/cpus=1/cpus=2/' "$T/res" >"$T/res4"
+expect_fail judge-fewer-cpus-than-asked 'saw 2 CPU.*need at least 4' \
+	$R judge --name t --smp 4 --console "$T/con" --results "$T/res4"
 sed -i '/SWAPQ-DONE/d; /^ok 1 prog/d' "$T/res"
 expect_fail judge-unfinished 'did not finish' $R judge --name t --console "$T/con" --results "$T/res"
 sed -i 's/qemu_status=1/qemu_status=124/' "$T/res"

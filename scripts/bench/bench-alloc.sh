@@ -10,7 +10,7 @@
 # MiB/s out and in, and each device's usage at the peak.  REPS interleaved
 # boots per kernel, each running every device count once.  STEPS names
 # patch numbers of series/ (after prereqs/) whose prefix is measured too
-# (default 9, the queue without the per-device hints), so that no step of
+# (default 10, the queue without the per-device hints), so that no step of
 # the series is left unmeasured.  Results go to build/bench/alloc.csv (a
 # rerun resumes; FRESH=1 starts over); the report: scripts/bench_alloc.py.
 #
@@ -23,7 +23,7 @@ set -eu
 . "$(dirname "$0")/../lib.sh"
 : "${REPS:=5}"
 : "${DEVS:=1 4 16 max}"
-: "${STEPS=9}"
+: "${STEPS=10}"
 : "${ICOUNT:=}"
 alloc_workload
 # TCG with more vCPUs than host cores times lock-holder preemption, not

@@ -14,12 +14,16 @@
 # kernels with the function graph tracer (FLAVOR=profile), which times
 # swapoff and the functions it calls that make up its parts (a fixed
 # list; inlined code counts as swapoff's own), in the guest; the time of each
-# part, base against patched, goes to build/bench/swapoff-phases.txt
-# (raw: swapoff-phases.csv).  Traced times are slower than untraced ones,
+# part, base against patched, goes to build/bench/swapoff-profile-phases.txt
+# (raw: swapoff-profile-phases.csv).  Traced times are slower than untraced ones,
 # so these runs have their own swapoff-profile.csv.
 #
 # ICOUNT=1: guest time counts instructions (lib.sh icount_setup), free of
 # the host's load; these runs have their own swapoff-icount.csv.
+#
+# TAG=NAME keeps a run with other sizes apart from the default one (its
+# files are swapoff[-profile][-icount]-NAME.*), so that, say, a 256 GiB
+# device (DISK_MB=262144) does not start the default run over.
 set -eu
 . "$(dirname "$0")/../lib.sh"
 : "${REPS:=5}"
@@ -32,11 +36,13 @@ set -eu
 : "${SMP:=2}"
 : "${PROFILE:=}"
 : "${ICOUNT:=}"
+: "${TAG:=}"
+case $TAG in *[!a-z0-9-]*) die "TAG must be lower-case letters, digits and dashes" ;; esac
 # The guest's fills: the warm-up, the limit row, then FILLS_MB.
 fills=$KEEP_MB,$KEEP_MB,$FILLS_MB
 export MEM SMP
 out=$BUILD/bench
-kind=swapoff${PROFILE:+-profile}${ICOUNT:+-icount}
+kind=swapoff${PROFILE:+-profile}${ICOUNT:+-icount}${TAG:+-$TAG}
 csv=$out/$kind.csv
 flavor=plain
 [ -n "$PROFILE" ] && flavor=profile
@@ -48,7 +54,9 @@ src=$(lastline "$TOP/scripts/kernel/tree.sh" work) || die "no work tree"
 [ -r "$kb" ] && [ -r "$kp" ] || die "kernel build failed"
 
 # The guest side: the series' own kselftest, driven with bench sizes.
-extra=$out/guest
+# Each kind stages its own guest files: runs of other kinds (TAG) may go on
+# at the same time, and the guest reads its parameters when it boots.
+extra=$out/guest-$kind
 stage_bench_guest "$extra" swapoff-bench PROFILE="$PROFILE" DISK_MB="$DISK_MB" FILLS="$fills" \
 	KEEP_MB="$KEEP_MB" ORD_DISK_MB="$ORD_DISK_MB" ORD_MB="$ORD_MB"
 
@@ -62,19 +70,20 @@ export SRC SELFTESTS GUEST_EXTRA TIMEOUT
 bench_reps "$kind" swapoff-bench bench.py
 if [ -n "$PROFILE" ]; then
 	# Each boot's trace, by fill: kernel,rep,fill_mb,part,ms.
-	echo "kernel,rep,fill_mb,part,ms" >"$out/swapoff-phases.csv"
+	phases=$out/$kind-phases
+	echo "kernel,rep,fill_mb,part,ms" >"$phases.csv"
 	for k in $kernels; do
 		r=1
 		while [ "$r" -le "$REPS" ]; do
 			python3 "$TOP/scripts/bench/bench.py" phases --kernel "$k" --rep "$r" \
 				--fills "$fills" \
 				--results "$BUILD/logs/bench-$kind-$k-$r.results.log" \
-				>>"$out/swapoff-phases.csv" || die "no swapoff trace in bench-swapoff-profile-$k-$r"
+				>>"$phases.csv" || die "no swapoff trace in build/logs/bench-$kind-$k-$r"
 			r=$((r + 1))
 		done
 	done
-	python3 "$TOP/scripts/bench/bench.py" phases-report --csv "$out/swapoff-phases.csv" \
-		--keep "$KEEP_MB" | tee "$out/swapoff-phases.txt"
+	python3 "$TOP/scripts/bench/bench.py" phases-report --csv "$phases.csv" \
+		--keep "$KEEP_MB" --smp "$SMP" --disk "$DISK_MB" ${ICOUNT:+--icount} | tee "$phases.txt"
 else
 	arch_load
 	python3 "$TOP/scripts/bench/bench.py" report --csv "$csv" --svg "$out/$kind.svg" \

@@ -92,7 +92,7 @@ def cell(v):
     return "%-24s" % ("%.1f [%.1f..%.1f]" % (m, lo, hi))
 
 
-def svg(path, fills, data, keep):
+def svg(path, fills, data, keep, icount=False):
     W, H, L, B, T, R = 640, 400, 70, 50, 40, 150
     xs = [math.log2(int(f)) for f in fills]
     ys = [y for k in data for f in fills for y in data[k].get(f, [])]
@@ -106,7 +106,7 @@ def svg(path, fills, data, keep):
            'font-family="sans-serif" font-size="12">' % (W, H),
            '<rect width="100%" height="100%" fill="white"/>',
            '<text x="%d" y="20" font-size="14">swapoff time vs. fill (%s kept at the top; '
-           'QEMU TCG, medians, min-max bars)</text>' % (L, size(keep))]
+           'QEMU TCG%s, medians, min-max bars)</text>' % (L, size(keep), " -icount" if icount else "")]
     out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (L, H - B, W - R, H - B))
     out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (L, T, L, H - B))
     for i in range(5):
@@ -178,7 +178,7 @@ def report(a):
         print("%-16s %s %s %.2f %s" % ("ordinary %s" % size(mb), cell(ordinary["base"]),
                                        cell(ordinary["patched"]), rp / rb, ci("ordinary")))
     if a.svg:
-        svg(a.svg, fills, data, a.keep)
+        svg(a.svg, fills, data, a.keep, a.icount)
 
     print()
     lim = str(a.keep)
@@ -271,7 +271,9 @@ def phases_report(a):
         data.setdefault((r["fill_mb"], r["part"]), {}).setdefault(r["kernel"], []).append(
             float(r["ms"]))
     fills = sorted({f for f, _ in data}, key=int)
-    print("swapoff by part, QEMU TCG, function graph tracer (slows every call):")
+    print("swapoff by part, QEMU TCG%s, %d vCPU, %s zram device, function graph tracer"
+          " (slows every call):" % (" -icount shift=0 (guest time counts instructions)"
+                                   if a.icount else "", a.smp, size(a.disk)))
     print("ms, median over the boots; parts below 0.1 ms in both kernels left out")
     for f in fills:
         parts = [p for (ff, p) in data if ff == f]
@@ -354,6 +356,9 @@ def main():
     pr = sub.add_parser("phases-report")
     pr.add_argument("--csv", required=True)
     pr.add_argument("--keep", type=int, default=16)
+    pr.add_argument("--smp", type=int, default=2)
+    pr.add_argument("--disk", type=int, default=65536)
+    pr.add_argument("--icount", action="store_true")
     hr = sub.add_parser("hibernate-report")
     hr.add_argument("--csv", required=True)
     a = ap.parse_args()

@@ -53,6 +53,6 @@ echo "qemu_status=$rc elapsed=$el" >>"$res"
 # The results are parsed by the kernel tree's own kunit_parser: SRC's, or
 # that of the tree the kernel was built from (its object directory's
 # "source" link).
-exec python3 "$TOP/scripts/results.py" judge --name "$name" --console "$con" --results "$res" \
+exec python3 "$TOP/scripts/results.py" judge --name "$name" --smp "$SMP" --console "$con" --results "$res" \
 	--src "${SRC:-${kernel%/arch/*}/source}" \
 	--clocksource "$arch_clocksource" ${STRICT_SKIP:+--skip-fails}
