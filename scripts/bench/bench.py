@@ -76,6 +76,11 @@ def load(path):
     return list(csv.DictReader(lines))
 
 
+def tcg(icount):
+    """How the guest was timed, for a report's heading."""
+    return "QEMU TCG" + (" -icount shift=0 (guest time counts instructions)" if icount else "")
+
+
 def size(mb):
     mb = int(mb)
     return "%d GiB" % (mb // 1024) if mb >= 1024 and mb % 1024 == 0 else "%d MiB" % mb
@@ -158,9 +163,8 @@ def report(a):
     fills = sorted({f for k in data for f in data[k]}, key=int)
     reps = len({(r["kernel"], r["rep"]) for r in rows}) // 2
     cpus = sorted({r["cpus"] for r in rows})
-    print("swapoff time, QEMU TCG%s (%s vCPU), zram; ms, median [min..max] of %d interleaved pairs"
-          % (" -icount shift=0 (guest time counts instructions)" if a.icount else "",
-             "/".join(cpus), reps))
+    print("swapoff time, %s (%s vCPU), zram; ms, median [min..max] of %d interleaved pairs"
+          % (tcg(a.icount), "/".join(cpus), reps))
     print("%-16s %-24s %-24s %s" % ("filled", "base", "patched",
                                     "patched/base [95% bootstrap interval]"))
     ci = lambda row: fmt_interval(ratio_ci(byrep["base"].get(row, {}),
@@ -271,9 +275,8 @@ def phases_report(a):
         data.setdefault((r["fill_mb"], r["part"]), {}).setdefault(r["kernel"], []).append(
             float(r["ms"]))
     fills = sorted({f for f, _ in data}, key=int)
-    print("swapoff by part, QEMU TCG%s, %d vCPU, %s zram device, function graph tracer"
-          " (slows every call):" % (" -icount shift=0 (guest time counts instructions)"
-                                   if a.icount else "", a.smp, size(a.disk)))
+    print("swapoff by part, %s, %d vCPU, %s zram device, function graph tracer"
+          " (slows every call):" % (tcg(a.icount), a.smp, size(a.disk)))
     print("ms, median over the boots; parts below 0.1 ms in both kernels left out")
     for f in fills:
         parts = [p for (ff, p) in data if ff == f]

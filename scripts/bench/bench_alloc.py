@@ -22,7 +22,7 @@ import re
 import statistics
 import sys
 
-from bench import cli, collect_matches
+from bench import cli, collect_matches, tcg
 from stats import fmt_ci, ratio_ci
 
 LINE = re.compile(r"SWAPQ-ALLOC elapsed_ms=(\d+) sys_ms=(\d+) out_mibs=([\d.]+) "
@@ -72,8 +72,8 @@ def report(a):
     devs = sorted({int(r["devs"]) for r in rows})
     kernels = ["base"] + sorted({r["kernel"] for r in rows} - {"base", "patched"}) + ["patched"]
     others = kernels[1:]
-    print("Swap allocation, QEMU TCG%s, %d vCPUs: medians [min..max] over the reps;" % (
-        " -icount shift=0 (guest time counts instructions)" if a.icount else "", a.cpus))
+    print("Swap allocation, %s, %d vCPUs: medians [min..max] over the reps;" % (
+        tcg(a.icount), a.cpus))
     print("ratios are medians over base's, [95% bootstrap interval over the pairs]")
     for field in FIELDS:
         print("\n%-8s %-5s" % (field, "devs") +
