@@ -29,7 +29,7 @@ help:
 	@echo "                     to commit (a later RESUME=1 run, anywhere, skips them)"
 	@echo "  make bench         base and patched kernels side by side; tables + CSV:"
 	@echo "                     bench-swapoff, bench-alloc (with a prefix of the"
-	@echo "                     series, STEPS=10), bench-lockstat, bench-mthp"
+	@echo "                     series, STEPS), bench-lockstat, bench-mthp"
 	@echo "                     (64 KiB mTHP swpout / swpout_fallback), bench-prio"
 	@echo "                     (priority inversion after a device has room again);"
 	@echo "                     make bench-swapoff PROFILE=1: swapoff's parts traced"
@@ -64,10 +64,12 @@ help:
 	@echo "             CROSS_ARCHES (all but x86_64) CROSS_TESTS CROSS_TIMEOUT"
 	@echo "  benchmarks REPS FRESH=1 BENCH_TIMEOUT; bench-swapoff: FILLS_MB KEEP_MB"
 	@echo "             DISK_MB ORD_MB ORD_DISK_MB PROFILE=1; bench-alloc and"
-	@echo "             bench-lockstat: DEVS STEPS DISK_MB LIMIT_MB WORKERS WORKER_MB"
-	@echo "             (bench-lockstat: NDEVS, 1 4 16); bench-alloc and bench-swapoff:"
-	@echo "             ICOUNT=1 (guest time counts instructions); hibernate.sh:"
-	@echo "             HIBERNATE_MB DISK_MB"
+	@echo "             bench-lockstat: DEVS DISK_MB LIMIT_MB WORKERS WORKER_MB"
+	@echo "             (bench-lockstat: NDEVS, 1 4 16); bench-alloc: STEPS (the"
+	@echo "             patch numbers of prefixes measured too; default the one"
+	@echo "             that removes the swap_avail_head plist); bench-alloc and"
+	@echo "             bench-swapoff: ICOUNT=1 (guest time counts instructions);"
+	@echo "             hibernate.sh: HIBERNATE_MB DISK_MB"
 
 deps:
 	@scripts/kernel/deps.sh

@@ -291,6 +291,14 @@ series_commit() {
 	git -C "$1" rev-list --reverse "$_from..HEAD" | sed -n "${2}p"
 }
 
+# series_number WORK REGEX: the number of the first patch of WORK's series
+# (after the prerequisites) whose subject matches REGEX (grep -E); prints
+# nothing when none does.
+series_number() {
+	_from=$(lastline "$TOP/scripts/kernel/tree.sh" prereq-tip) || return 1
+	git -C "$1" log --reverse --format=%s "$_from..HEAD" | grep -Enm1 -e "$2" | cut -d: -f1
+}
+
 # prefix_kernel WORK SHA NAME FLAVOR: the kernel of WORK at SHA, checked
 # out as $BUILD/NAME (a worktree of WORK) and built in its own object
 # directory; prints the image path.

@@ -25,6 +25,11 @@ else
 	notok roundtrip-identical "$(head -c 300 "$T/diff" | tr '\n' ' ')"
 fi
 
+# Patches are found by subject (bench-alloc's default STEPS).
+n=$(series_number "$WORK" '^mm/tests: fixture: add a file$')
+m=$(series_number "$WORK" 'no such subject')
+if [ "$n" = 2 ] && [ -z "$m" ]; then ok series-number-by-subject; else notok series-number-by-subject "got '$n' and '$m'"; fi
+
 # An edit in the work tree reaches series/, cover text kept.
 git -C "$WORK" -c user.name=T -c user.email=t@t commit -q --allow-empty -m "mm: an empty fixture commit"
 tree export

@@ -10,8 +10,9 @@
 # MiB/s out and in, and each device's usage at the peak.  REPS interleaved
 # boots per kernel, each running every device count once.  STEPS names
 # patch numbers of series/ (after prereqs/) whose prefix is measured too
-# (default 10, the queue without the per-device hints), so that no step of
-# the series is left unmeasured.  Results go to build/bench/alloc.csv (a
+# (by default the patch "remove the swap_avail_head plist": the queue in
+# full, under the old global per-CPU cache), so that no step of the series
+# is left unmeasured; STEPS= measures none.  Results go to build/bench/alloc.csv (a
 # rerun resumes; FRESH=1 starts over); the report: scripts/bench_alloc.py.
 #
 # ICOUNT=1 runs the guests with QEMU's -icount shift=0: single-threaded
@@ -23,7 +24,6 @@ set -eu
 . "$(dirname "$0")/../lib.sh"
 : "${REPS:=5}"
 : "${DEVS:=1 4 16 max}"
-: "${STEPS=10}"
 : "${ICOUNT:=}"
 alloc_workload
 # TCG with more vCPUs than host cores times lock-holder preemption, not
@@ -38,6 +38,11 @@ t_start=$(date +%s)
 
 both_kernels plain
 work=$(lastline "$TOP/scripts/kernel/tree.sh" work) || die "no work tree"
+if [ -z "${STEPS+set}" ]; then
+	STEPS=$(series_number "$work" '^mm/swap: remove the swap_avail_head plist$') ||
+		die "cannot read the series in $work"
+	[ -n "$STEPS" ] || die "no patch 'mm/swap: remove the swap_avail_head plist' in the series: set STEPS"
+fi
 kernels="base"
 for n in $STEPS; do
 	sha=$(series_commit "$work" "$n")

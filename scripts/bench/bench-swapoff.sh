@@ -14,9 +14,9 @@
 # kernels with the function graph tracer (FLAVOR=profile), which times
 # swapoff and the functions it calls that make up its parts (a fixed
 # list; inlined code counts as swapoff's own), in the guest; the time of each
-# part, base against patched, goes to build/bench/swapoff-profile-phases.txt
-# (raw: swapoff-profile-phases.csv).  Traced times are slower than untraced ones,
-# so these runs have their own swapoff-profile.csv.
+# part, base against patched, goes to build/bench/KIND-phases.txt (raw:
+# KIND-phases.csv), where KIND is swapoff-profile[-icount][-TAG].  Traced
+# times are slower than untraced ones, so these runs have their own KIND.csv.
 #
 # ICOUNT=1: guest time counts instructions (lib.sh icount_setup), free of
 # the host's load; these runs have their own swapoff-icount.csv.
