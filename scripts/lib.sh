@@ -284,32 +284,36 @@ use_ccache() {
 		CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
 }
 
-# series_commit WORK N: WORK's commit of patch N of series/, counted after
-# the prerequisites; empty if the series is shorter.
-series_commit() {
+# series_log WORK FORMAT: FORMAT (git log's) of each patch of WORK's
+# series, counted after the prerequisites, first patch first.
+series_log() {
 	_from=$(lastline "$TOP/scripts/kernel/tree.sh" prereq-tip) || return 1
-	git -C "$1" rev-list --reverse "$_from..HEAD" | sed -n "${2}p"
+	git -C "$1" log --reverse --format="$2" "$_from..HEAD"
+}
+
+# series_commit WORK N: WORK's commit of patch N of series/; empty if the
+# series is shorter.
+series_commit() {
+	series_log "$1" %H | sed -n "${2}p"
 }
 
 # series_number WORK REGEX: the number of the first patch of WORK's series
-# (after the prerequisites) whose subject matches REGEX (grep -E); prints
-# nothing when none does.
+# whose subject matches REGEX (grep -E); prints nothing when none does.
 series_number() {
-	_from=$(lastline "$TOP/scripts/kernel/tree.sh" prereq-tip) || return 1
-	git -C "$1" log --reverse --format=%s "$_from..HEAD" | grep -Enm1 -e "$2" | cut -d: -f1
+	series_log "$1" %s | grep -Enm1 -e "$2" | cut -d: -f1
 }
 
 # prefix_kernel WORK SHA NAME FLAVOR: the kernel of WORK at SHA, checked
 # out as $BUILD/NAME (a worktree of WORK) and built in its own object
 # directory; prints the image path.
 prefix_kernel() {
-	_st=$BUILD/$3
-	if [ "$(git -C "$_st" rev-parse HEAD 2>/dev/null)" != "$2" ]; then
-		rm -rf "$_st"
+	_wt=$BUILD/$3
+	if [ "$(git -C "$_wt" rev-parse HEAD 2>/dev/null)" != "$2" ]; then
+		rm -rf "$_wt"
 		git -C "$1" worktree prune
-		git -C "$1" worktree add -q --detach "$_st" "$2" || return 1
+		git -C "$1" worktree add -q --detach "$_wt" "$2" || return 1
 	fi
-	VARIANT=mutant SRC_TREE=$_st OBJ_NAME=$3 FLAVOR=$4 \
+	VARIANT=mutant SRC_TREE=$_wt OBJ_NAME=$3 FLAVOR=$4 \
 		lastline "$TOP/scripts/kernel/kernel.sh"
 }
 
@@ -402,6 +406,22 @@ stage_done() {
 	echo "$STAGE_ID $_stage $((pass - _spass)) $((fail - _sfail))" \
 		"$(git -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null || echo -)" \
 		"$(date -u +%Y-%m-%dT%H:%MZ)" "$(($(date +%s) - _st))" >>"$STAGES"
+}
+
+# part NAME, part_done: stage and stage_done for one part of a long stage
+# that a script of its own runs (a prefix of prefix-boot.sh), recorded as
+# STAGE/NAME, so that a resumed run goes on from the part it was cut short
+# in.  check.sh's step_log passes the stage as CHECK_STAGE, with STAGE_ID
+# and STAGES; a script run alone has no CHECK_STAGE and runs every part.
+# A part's counts are in its stage's too: make record-stages leaves parts
+# out of its totals.
+part() {
+	[ -n "${CHECK_STAGE:-}" ] || return 0
+	stage "$CHECK_STAGE/$1"
+}
+
+part_done() {
+	[ -z "${CHECK_STAGE:-}" ] || stage_done
 }
 
 # result NAME STATUS [WHY]: one "ok"/"not ok" line; counts into $pass/$fail.

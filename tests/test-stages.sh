@@ -5,8 +5,9 @@
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/lib.sh"
 STAGES=$T/stages
-# make check-full RESUME=1 runs these tests too: each case sets it itself.
-unset RESUME
+# make check-full RESUME=1 runs these tests too, as a stage: each case sets
+# these itself.
+unset RESUME CHECK_STAGE
 
 # run_stages: stages a (passes), b (fails) and c (cut short before its
 # end); prints which ran and the totals.
@@ -59,6 +60,25 @@ STAGE_ID=three
 expect_eq stages-no-closing-line "$(cut_short)" "ran:d; 0 passed, 1 failed"
 expect_eq stages-no-closing-line-runs-again "$(RESUME=1 cut_short)" "ran:d; 0 passed, 1 failed"
 
+# A long stage's parts (prefix-boot.sh's prefixes): a resumed run goes on
+# from the part cut short (3 here); a script run alone, outside a stage,
+# runs every part.
+run_parts() {
+	pass=0 fail=0 ran=
+	stage_init
+	for n in 1 2 3; do
+		part "$n" || continue
+		ran="$ran $n"
+		result "part-$n" 0 >/dev/null
+		[ "$n" = 3 ] || part_done
+	done
+	echo "ran:$ran; $pass passed, $fail failed"
+}
+STAGE_ID=four
+expect_eq stages-parts-first-run "$(CHECK_STAGE=p run_parts | tail -n1)" "ran: 1 2 3; 3 passed, 0 failed"
+expect_eq stages-parts-resume "$(RESUME=1 CHECK_STAGE=p run_parts | tail -n1)" "ran: 3; 3 passed, 0 failed"
+expect_eq stages-parts-alone "$(RESUME=1 run_parts | tail -n1)" "ran: 1 2 3; 3 passed, 0 failed"
+
 # Records committed with the tree (make record-stages): read with RESUME=1
 # only, whatever machine wrote them.
 STAGE_RECORDS=$T/records
@@ -89,12 +109,14 @@ expect_eq stages-id-sees-commits "$?" 0
 # make record-stages takes this tree's finished stages, each once.
 mkdir -p "$r/build/logs"
 id3=$(id)
-printf '%s b 2 0 c e 1\nother c 1 0 c e 1\n%s d 0 1 c e 1\n' "$id3" "$id3" >"$r/build/logs/check-stages"
+printf '%s b 2 0 c e 1\nother c 1 0 c e 1\n%s d/1 0 1 c e 1\n%s d 0 1 c e 1\n' "$id3" "$id3" "$id3" \
+	>"$r/build/logs/check-stages"
 rec() { TOP=$r BUILD=$r/build STAGE_RECORDS= sh "$TOP/scripts/check/record-stages.sh" 2>&1; }
 rec >/dev/null
 rec >"$T/rec.out"
 expect_eq stages-record-this-tree-once "$(awk -v i="$id3" '$1 == i { s = s $2 }
-	END { print s }' "$r/records/check-stages")" "bd"
+	END { print s }' "$r/records/check-stages")" "bd/1d"
+# A part's counts are in its stage's: the totals leave parts out.
 if grep -q "recorded for this tree: b d (2 passed, 1 failed)" "$T/rec.out"; then
 	ok stages-record-says-totals
 else

@@ -12,8 +12,9 @@
 # patch numbers of series/ (after prereqs/) whose prefix is measured too
 # (by default the patch "remove the swap_avail_head plist": the queue in
 # full, under the old global per-CPU cache), so that no step of the series
-# is left unmeasured; STEPS= measures none.  Results go to build/bench/alloc.csv (a
-# rerun resumes; FRESH=1 starts over); the report: scripts/bench_alloc.py.
+# is left unmeasured; STEPS= measures none.  Results go to
+# build/bench/alloc.csv (a rerun resumes; FRESH=1 starts over); the
+# report: scripts/bench_alloc.py.
 #
 # ICOUNT=1 runs the guests with QEMU's -icount shift=0: single-threaded
 # TCG whose guest clock counts the instructions executed (1 ns each), so
@@ -39,9 +40,9 @@ t_start=$(date +%s)
 both_kernels plain
 work=$(lastline "$TOP/scripts/kernel/tree.sh" work) || die "no work tree"
 if [ -z "${STEPS+set}" ]; then
-	STEPS=$(series_number "$work" '^mm/swap: remove the swap_avail_head plist$') ||
-		die "cannot read the series in $work"
-	[ -n "$STEPS" ] || die "no patch 'mm/swap: remove the swap_avail_head plist' in the series: set STEPS"
+	step='mm/swap: remove the swap_avail_head plist'
+	STEPS=$(series_number "$work" "^$step\$")
+	[ -n "$STEPS" ] || die "no patch '$step' in the series of $work: set STEPS"
 fi
 kernels="base"
 for n in $STEPS; do

@@ -26,7 +26,7 @@ step_log() {
 	say "$2"
 	_n=$1
 	shift 2
-	"$@" | tee "$BUILD/logs/check-$_n.log"
+	CHECK_STAGE=$_n STAGE_ID=$STAGE_ID STAGES=$STAGES "$@" | tee "$BUILD/logs/check-$_n.log"
 	# A step that ended without its closing line was cut short: run again.
 	count "$BUILD/logs/check-$_n.log" "$_n" && stage_done
 }

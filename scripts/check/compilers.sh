@@ -1,8 +1,10 @@
 #!/bin/sh
 # check-full: the files the series touches, built by sparse (make C=1),
-# by clang (LLVM=-19, W=1) and, once scripts/check/cross.sh has configured those
-# kernels, by gcc W=1 for each other architecture config/ describes (arm64,
-# i386), base against the whole series: no warning the base does not have.  One result line per check.
+# by clang (LLVM=-19, W=1) and by gcc W=1 for each other architecture
+# config/ describes (arm64, i386), base against the whole series: no
+# warning the base does not have.  Each in the configuration of the
+# matching test kernel, configured here (kernel.sh CONFIG_ONLY=1), so
+# that no kernel need have been built first.  One result line per check.
 set -u
 . "$(dirname "$0")/../lib.sh"
 pass=0 fail=0
@@ -18,24 +20,38 @@ git -C "$src" fetch -q "$work" HEAD || die "cannot fetch $work"
 objs=$(git -C "$src" diff --name-only "$base" FETCH_HEAD -- '*.c' | grep -v '^tools/' | sed 's/\.c$/.o/' |
 	tr '\n' ' ')
 
+# config ARCH FLAVOR: the .config of that patched test kernel, made now.
+config() {
+	ARCH=$1 VARIANT=patched FLAVOR=$2 CONFIG_ONLY=1 \
+		lastline "$TOP/scripts/kernel/kernel.sh" 2>>"$log"
+}
+
 # warnings TOOL REV: the warnings TOOL gives for $objs at REV, without line
 # numbers (sparse: C=1 with gcc; clang: LLVM=-19 W=1; arm64, i386: gcc W=1),
 # in the configuration of the matching test kernel.
 warnings() {
-	obj=$BUILD/obj/x86_64-$1
-	cfg=$BUILD/obj/x86_64-patched-debug/.config
+	case $1 in
+	sparse | clang)
+		obj=$BUILD/obj/x86_64-$1
+		cfg=$(config x86_64 debug) || return 1
+		;;
+	*)
+		_arch=${ARCH-}
+		ARCH=$1
+		arch_load
+		ARCH=$_arch
+		ARCH=$1 "$TOP/scripts/kernel/deps.sh" >>"$log" 2>&1 || return 1
+		obj=$BUILD/obj/$1-w1
+		cfg=$(config "$1" "$arch_flavor") || return 1
+		;;
+	esac
 	case $1 in
 	# Debian 12's sparse 0.6.4 does not know __typeof_unqual__, and the
 	# kernel turns C=1 off without it: treat it as __typeof__ (which only
 	# keeps qualifiers), the same on both sides of the comparison.
 	sparse) set -- "$2" C=1 CHECK="sparse -D__typeof_unqual__=__typeof__" ;;
 	clang) set -- "$2" LLVM=-19 W=1 ;;
-	*) _arch=${ARCH-}
-		ARCH=$1
-		arch_load
-		ARCH=$_arch
-		obj=$BUILD/obj/$1-w1 cfg=$BUILD/obj/$1-patched-$arch_flavor/.config
-		set -- "$2" ARCH="$1" CROSS_COMPILE="$arch_cross" W=1 ;;
+	*) set -- "$2" ARCH="$1" CROSS_COMPILE="$arch_cross" W=1 ;;
 	esac
 	rev=$1
 	shift

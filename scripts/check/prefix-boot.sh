@@ -7,6 +7,8 @@
 # cluster KUnit suite, the swapoff and the swap_devices kselftests), so
 # the first prefixes show what the base does before any allocator patch
 # changes it.
+# Under make check-full each prefix is a part of the stage (lib.sh): a
+# resumed run goes on from the prefix it was cut short in.
 #   PREFIXES="1 2 ..."  which prefixes (default: every one)
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -31,6 +33,7 @@ in_tree() {
 }
 
 for n in $PREFIXES; do
+	part "$n" || continue
 	sha=$(series_commit "$work" "$n")
 	[ -n "$sha" ] || { result "prefix-$n" 1 "the series has no patch $n"; continue; }
 	say "prefix $n/$total: $(git -C "$work" log -1 --format=%s "$sha")"
@@ -57,6 +60,7 @@ for n in $PREFIXES; do
 			grep -Eq "(^|\] )ok [0-9]+ $suite[[:space:]]*\$"
 		result "prefix-$n-$suite-suite" $? "the $suite suite did not pass at patch $n (see $log.*)"
 	done
+	part_done
 done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

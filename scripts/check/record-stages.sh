@@ -18,5 +18,6 @@ n=$(wc -l <"$STAGE_RECORDS.new")
 cat "$STAGE_RECORDS.new" >>"$STAGE_RECORDS"
 rm -f "$STAGE_RECORDS.new"
 say "$n stage(s) of tree $STAGE_ID added to ${STAGE_RECORDS#"$TOP"/}"
-awk -v i="$STAGE_ID" '$1 == i { p += $3; f += $4; s = s " " $2 }
+# A part's counts (prefix-boot/3) are in its stage's (prefix-boot) too.
+awk -v i="$STAGE_ID" '$1 == i && $2 !~ /\// { p += $3; f += $4; s = s " " $2 }
 	END { printf "recorded for this tree:%s (%d passed, %d failed)\n", s, p, f }' "$STAGE_RECORDS"

@@ -4,6 +4,7 @@
 #   FLAVOR=plain|debug|kcsan|lockstat|profile|noswap|kunit (kunit: the suites,
 #   no debug options; profile: plain with the function graph tracer)
 #   ARCH=x86_64|i386|arm64|... (config/ARCH.config says how: arch_load)
+#   CONFIG_ONLY=1  configure only; the last line is the .config's path
 set -eu
 . "$(dirname "$0")/../lib.sh"
 : "${VARIANT:=patched}"
@@ -70,6 +71,10 @@ mk KCONFIG_CONFIG="$cfg/.config" allnoconfig >>"$log" 2>&1 || die "allnoconfig f
 mk KCONFIG_CONFIG="$cfg/.config" olddefconfig >>"$log" 2>&1 || die "olddefconfig failed (see $log)"
 "$TOP/scripts/kernel/config-check.sh" "$cfg/.config" "$src" $frags
 cmp -s "$cfg/.config" "$obj/.config" || cp "$cfg/.config" "$obj/.config"
+if [ "${CONFIG_ONLY:-}" = 1 ]; then
+	echo "$obj/.config"
+	exit 0
+fi
 
 say "building $ARCH $VARIANT/$FLAVOR ${image##*/} (log: $log)"
 t0=$(date +%s)
