@@ -26,10 +26,9 @@ config() {
 		lastline "$TOP/scripts/kernel/kernel.sh" 2>>"$log"
 }
 
-# warnings TOOL REV: the warnings TOOL gives for $objs at REV, without line
-# numbers (sparse: C=1 with gcc; clang: LLVM=-19 W=1; arm64, i386: gcc W=1),
-# in the configuration of the matching test kernel.
-warnings() {
+# setup TOOL: obj, the build directory of TOOL, and cfg, the .config of
+# the matching test kernel, made once for both revisions.
+setup() {
 	case $1 in
 	sparse | clang)
 		obj=$BUILD/obj/x86_64-$1
@@ -45,6 +44,12 @@ warnings() {
 		cfg=$(config "$1" "$arch_flavor") || return 1
 		;;
 	esac
+}
+
+# warnings TOOL REV: the warnings TOOL gives for $objs at REV, without
+# line numbers (sparse: C=1 with gcc; clang: LLVM=-19 W=1; arm64, i386:
+# gcc W=1), in $obj with $cfg: setup TOOL must have run.
+warnings() {
 	case $1 in
 	# Debian 12's sparse 0.6.4 does not know __typeof_unqual__, and the
 	# kernel turns C=1 off without it: treat it as __typeof__ (which only
@@ -60,6 +65,10 @@ warnings() {
 
 for tool in ${TOOLS:-sparse clang $(arch_others)}; do
 	say "$tool on:$objs (log: $log)"
+	if ! setup $tool; then
+		result "$tool is configured" 1 "see $log"
+		continue
+	fi
 	if ! warnings $tool "$base" >"$BUILD/logs/$tool-base.w"; then
 		result "$tool builds the base" 1 "see $log"
 		continue
