@@ -20,6 +20,10 @@ export LC_ALL=C
 # built into the guest for it.  The Makefile reads both lines.
 SERIES_TESTS=sanity,vmtests-swap
 SERIES_SELFTESTS="swapoff swap_devices"
+# How long a guest that runs them on the debug kernel may take before
+# it counts as hung: a hang guard, not a speed limit (swap_devices.discard
+# alone may take 900 s by its own TEST_F_TIMEOUT).
+: "${GUEST_TIMEOUT:=2700}"
 
 # pgit ARGS...: git with nothing taken from the machine: no system or user
 # configuration (apply.whitespace, diff.algorithm, core.autocrlf, format.*

@@ -70,11 +70,11 @@ if [ -r "$kernel" ] || [ -n "$recorded" ]; then
 	# over 1500 s (the kselftests' own timeouts are larger).  The timeout
 	# is a hang guard, not a speed limit.
 	step_log guest "the debug kernel: KUnit, our guest tests, run_vmtests.sh -t swap" \
-		env SRC="$src" STRICT_SKIP=1 TIMEOUT="${GUEST_TIMEOUT:-2700}" \
+		env SRC="$src" STRICT_SKIP=1 TIMEOUT="$GUEST_TIMEOUT" \
 		"$TOP/scripts/kernel/boot.sh" "$kernel" "$GUEST_TESTS" check-guest
 
 	step_log guest-4cpu "device selection with 4 vCPUs on 2 host cores (function, not timing)" \
-		env SRC="$src" SMP=4 STRICT_SKIP=1 TIMEOUT="${GUEST_TIMEOUT:-2700}" \
+		env SRC="$src" SMP=4 STRICT_SKIP=1 TIMEOUT="$GUEST_TIMEOUT" \
 		"$TOP/scripts/kernel/boot.sh" "$kernel" swap_devices check-guest-4cpu
 
 	errnos() { tr -d '\r' <"$1" | sed -n 's/.*:bad_input:\(.*: [0-9][0-9]* (.*)\)$/\1/p'; }

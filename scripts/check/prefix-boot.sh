@@ -49,9 +49,10 @@ for n in $PREFIXES; do
 	fi
 	log=$BUILD/logs/prefix-$n
 	# The guest stage's hang guard: from prefix 3 on, the swapoff and
-	# swap_devices kselftests on the debug kernel outlast boot.sh's
-	# default 900 s (prefix 3 was cut off in swap_devices.discard).
-	SRC=$BUILD/prefix-boot SELFTESTS=$selftests STRICT_SKIP=1 TIMEOUT="${GUEST_TIMEOUT:-2700}" \
+	# swap_devices kselftests outlast boot.sh's default 900 s (prefix 3
+	# was cut off in swap_devices.discard).
+	SRC=$BUILD/prefix-boot SELFTESTS=$selftests STRICT_SKIP=1 \
+		TIMEOUT="$GUEST_TIMEOUT" \
 		"$TOP/scripts/kernel/boot.sh" "$k" "$tests" "prefix-$n" >"$log.out" 2>&1
 	grep -E '^FAIL |passed, ' "$log.out" | sed "s/^/# prefix $n: /"
 	count "$log.out" "prefix-$n"
