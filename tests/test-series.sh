@@ -96,3 +96,21 @@ else
 fi
 # Asking again does not take the bare base for the applied series.
 expect_fail retry-still-fails 'does not apply' "$TOP/scripts/kernel/tree.sh" work
+
+# The quick cases prefix-boot runs (guest/tests/quick-PROG) are cases the
+# series' kselftest PROG has: a name it lacks would select nothing.
+for q in "$TOP"/guest/tests/quick-*; do
+	prog=${q##*/quick-}
+	p=$(grep -l "^+++ b/tools/testing/selftests/mm/$prog\.c" "$TOP"/series/*.patch)
+	cases=$(grep -o -- '-t [a-z_0-9]*' "$q" | cut -c4-)
+	lost=
+	for c in $cases; do
+		[ -n "$p" ] && grep -Eq "^\+TEST_F(_TIMEOUT)?\([a-z_]+, ${c}[,)]" "$p" ||
+			lost="$lost $c"
+	done
+	if [ -n "$cases" ] && [ -z "$lost" ]; then
+		ok "quick-$prog-cases-exist"
+	else
+		notok "quick-$prog-cases-exist" "no case${lost:- at all} in $prog.c of series/"
+	fi
+done

@@ -7,12 +7,23 @@
 # cluster KUnit suite, the swapoff and the swap_devices kselftests), so
 # the first prefixes show what the base does before any allocator patch
 # changes it.
+# The kselftests run whole up to prefix TESTS_FIRST (base + tests: they
+# pass before any allocator patch); the later prefixes run the quick cases
+# of guest/tests/quick-* (data kept, spread, swapoff under load, bad
+# input), as the whole series runs every case in the guest stage: here
+# base + tests took 2420 s in the guest with every case (debug kernel,
+# QEMU TCG), the quick cases 668 s at prefix 4.
 # Under make check-full each prefix is a part of the stage (lib.sh): a
 # resumed run goes on from the prefix it was cut short in.
 #   PREFIXES="1 2 ..."  which prefixes (default: every one)
+#   FULL_PREFIXES="..."  which run every kselftest case (default: 1 to
+#   TESTS_FIRST)
+#   PREFIX_TIMEOUT  the guest's hang guard (default: twice GUEST_TIMEOUT)
 set -u
 . "$(dirname "$0")/../lib.sh"
 : "${TESTS_FIRST:=3}"
+: "${FULL_PREFIXES:=$(seq 1 "$TESTS_FIRST")}"
+: "${PREFIX_TIMEOUT:=$((GUEST_TIMEOUT * 2))}"
 pass=0 fail=0
 work=$(lastline "$TOP/scripts/kernel/tree.sh" work 2>/dev/null) || die "no work tree"
 from=$(lastline "$TOP/scripts/kernel/tree.sh" prereq-tip) || die "no work tree"
@@ -37,10 +48,15 @@ for n in $PREFIXES; do
 	sha=$(series_commit "$work" "$n")
 	[ -n "$sha" ] || { result "prefix-$n" 1 "the series has no patch $n"; continue; }
 	say "prefix $n/$total: $(git -C "$work" log -1 --format=%s "$sha")"
+	quick=quick-
+	case " $(echo $FULL_PREFIXES) " in *" $n "*) quick= ;; esac
 	tests=sanity selftests=
 	for t in $SERIES_SELFTESTS; do
 		git -C "$work" cat-file -e "$sha:tools/testing/selftests/mm/$t.c" 2>/dev/null || continue
-		tests="$tests,$t" selftests="$selftests $t"
+		# A kselftest without quick cases runs whole.
+		q=$quick
+		[ -x "$TOP/guest/tests/$q$t" ] || q=
+		tests="$tests,$q$t" selftests="$selftests $t"
 	done
 	k=$(prefix_kernel "$work" "$sha" prefix-boot debug)
 	if [ ! -r "$k" ]; then
@@ -48,14 +64,21 @@ for n in $PREFIXES; do
 		continue
 	fi
 	log=$BUILD/logs/prefix-$n
-	# The guest stage's hang guard: from prefix 3 on, the swapoff and
-	# swap_devices kselftests outlast boot.sh's default 900 s (prefix 3
-	# was cut off in swap_devices.discard).
 	SRC=$BUILD/prefix-boot SELFTESTS=$selftests STRICT_SKIP=1 \
-		TIMEOUT="$GUEST_TIMEOUT" \
+		TIMEOUT="$PREFIX_TIMEOUT" \
 		"$TOP/scripts/kernel/boot.sh" "$k" "$tests" "prefix-$n" >"$log.out" 2>&1
 	grep -E '^FAIL |passed, ' "$log.out" | sed "s/^/# prefix $n: /"
 	count "$log.out" "prefix-$n"
+	# Each case a quick test names ran and passed (a name the kselftest
+	# lacks would select nothing).
+	for t in $(printf '%s' "$tests" | tr ',' ' '); do
+		case $t in quick-*) ;; *) continue ;; esac
+		for c in $(grep -o -- '-t [a-z_0-9]*' "$TOP/guest/tests/$t" | cut -c4-); do
+			tr -d '\r' <"$log.results.log" |
+				grep -Eq "^ *ok [0-9]+ ([a-z_0-9]+\.)+${c}[[:space:]]*\$"
+			result "prefix-$n-$c" $? "$t's case $c did not pass at patch $n (see $log.*)"
+		done
+	done
 	# Each KUnit suite of this prefix ran and passed (a suite that is
 	# missing from the console did not run at all).
 	for suite in swap_cluster swap_queue; do
