@@ -358,7 +358,7 @@ count() {
 	fail=$((fail + f))
 }
 
-# Stages of a long run (make check-full takes about five hours here,
+# Stages of a long run (make check-full takes about eight hours here,
 # longer than a sitting): stage NAME says whether NAME must run, and
 # stage_done records what it counted in $STAGES.  With RESUME=1 a stage
 # that a run of the same $STAGE_ID already finished is not run again: its
