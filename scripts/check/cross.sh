@@ -30,7 +30,7 @@ for ARCH in $CROSS_ARCHES; do
 	fi
 	result "$ARCH: the $arch_flavor kernel builds" 0
 	[ -n "$arch_qemu" ] || continue
-	SRC=$src STRICT_SKIP=1 TIMEOUT=${CROSS_TIMEOUT:-2400} \
+	SRC=$src STRICT_SKIP=1 TIMEOUT=${CROSS_TIMEOUT:-$GUEST_TIMEOUT} \
 		"$TOP/scripts/kernel/boot.sh" "$k" "$CROSS_TESTS" "cross-$ARCH" >"$BUILD/logs/cross-$ARCH.out" 2>&1
 	cat "$BUILD/logs/cross-$ARCH.out"
 	count "$BUILD/logs/cross-$ARCH.out" "$ARCH: the guest ran its tests"

@@ -18,12 +18,12 @@
 #   PREFIXES="1 2 ..."  which prefixes (default: every one)
 #   FULL_PREFIXES="..."  which run every kselftest case (default: 1 to
 #   TESTS_FIRST)
-#   PREFIX_TIMEOUT  the guest's hang guard (default: twice GUEST_TIMEOUT)
+#   PREFIX_TIMEOUT  the guest's hang guard (default: GUEST_TIMEOUT)
 set -u
 . "$(dirname "$0")/../lib.sh"
 : "${TESTS_FIRST:=3}"
 : "${FULL_PREFIXES:=$(seq 1 "$TESTS_FIRST")}"
-: "${PREFIX_TIMEOUT:=$((GUEST_TIMEOUT * 2))}"
+: "${PREFIX_TIMEOUT:=$GUEST_TIMEOUT}"
 pass=0 fail=0
 work=$(lastline "$TOP/scripts/kernel/tree.sh" work 2>/dev/null) || die "no work tree"
 from=$(lastline "$TOP/scripts/kernel/tree.sh" prereq-tip) || die "no work tree"
