@@ -57,7 +57,7 @@ help:
 	@echo "Parameters (environment or make VAR=...), defaults in ():"
 	@echo "  guest      SMP (2) MEM (3G; bench-swapoff 6G) TIMEOUT (900 s)"
 	@echo "             TESTS ($(TESTS)) SELFTESTS ($(SELFTESTS)) JOBS (nproc)"
-	@echo "  check      GUEST_TESTS GUEST_TIMEOUT (2700 s) CHECK_FULL=1 HARNESS_TESTS"
+	@echo "  check      GUEST_TESTS GUEST_TIMEOUT (5400 s) CHECK_FULL=1 HARNESS_TESTS"
 	@echo "             RESUME=1 (skip the stages this tree's runs finished, here or"
 	@echo "             in records/check-stages)"
 	@echo "             PREFIXES (all) MUTATIONS (all) STRESS_TIMEOUT FAULTINJ_TIMEOUT"
