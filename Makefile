@@ -60,7 +60,7 @@ help:
 	@echo "  check      GUEST_TESTS GUEST_TIMEOUT (5400 s) CHECK_FULL=1 HARNESS_TESTS"
 	@echo "             RESUME=1 (skip the stages this tree's runs finished, here or"
 	@echo "             in records/check-stages)"
-	@echo "             PREFIXES (all) MUTATIONS (all) STRESS_TIMEOUT FAULTINJ_TIMEOUT"
+	@echo "             PREFIXES (all) FULL_PREFIXES MUTATIONS (all) STRESS_TIMEOUT FAULTINJ_TIMEOUT"
 	@echo "             CROSS_ARCHES (all but x86_64) CROSS_TESTS CROSS_TIMEOUT"
 	@echo "  benchmarks REPS FRESH=1 BENCH_TIMEOUT; bench-swapoff: FILLS_MB KEEP_MB"
 	@echo "             DISK_MB ORD_MB ORD_DISK_MB PROFILE=1; bench-alloc and"

@@ -20,6 +20,11 @@ export LC_ALL=C
 # built into the guest for it.  The Makefile reads both lines.
 SERIES_TESTS=sanity,vmtests-swap
 SERIES_SELFTESTS="swapoff swap_devices"
+# quick_cases FILE: the kselftest cases a guest/tests/quick-* wrapper
+# selects (its -t NAME arguments), one per line.
+quick_cases() {
+	grep -o -- '-t [a-z_0-9]*' "$1" | cut -c4-
+}
 # How long a guest that runs them on the debug kernel may take before
 # it counts as hung: a hang guard, not a speed limit (swap_devices.discard
 # alone may take 900 s by its own TEST_F_TIMEOUT).  QEMU TCG's speed

@@ -102,7 +102,7 @@ expect_fail retry-still-fails 'does not apply' "$TOP/scripts/kernel/tree.sh" wor
 for q in "$TOP"/guest/tests/quick-*; do
 	prog=${q##*/quick-}
 	p=$(grep -l "^+++ b/tools/testing/selftests/mm/$prog\.c" "$TOP"/series/*.patch)
-	cases=$(grep -o -- '-t [a-z_0-9]*' "$q" | cut -c4-)
+	cases=$(quick_cases "$q")
 	lost=
 	for c in $cases; do
 		[ -n "$p" ] && grep -Eq "^\+TEST_F(_TIMEOUT)?\([a-z_]+, ${c}[,)]" "$p" ||

@@ -50,13 +50,14 @@ for n in $PREFIXES; do
 	say "prefix $n/$total: $(git -C "$work" log -1 --format=%s "$sha")"
 	quick=quick-
 	case " $(echo $FULL_PREFIXES) " in *" $n "*) quick= ;; esac
-	tests=sanity selftests=
+	tests=sanity selftests= quicks=
 	for t in $SERIES_SELFTESTS; do
 		git -C "$work" cat-file -e "$sha:tools/testing/selftests/mm/$t.c" 2>/dev/null || continue
 		# A kselftest without quick cases runs whole.
 		q=$quick
 		[ -x "$TOP/guest/tests/$q$t" ] || q=
 		tests="$tests,$q$t" selftests="$selftests $t"
+		[ -z "$q" ] || quicks="$quicks $q$t"
 	done
 	k=$(prefix_kernel "$work" "$sha" prefix-boot debug)
 	if [ ! -r "$k" ]; then
@@ -71,9 +72,8 @@ for n in $PREFIXES; do
 	count "$log.out" "prefix-$n"
 	# Each case a quick test names ran and passed (a name the kselftest
 	# lacks would select nothing).
-	for t in $(printf '%s' "$tests" | tr ',' ' '); do
-		case $t in quick-*) ;; *) continue ;; esac
-		for c in $(grep -o -- '-t [a-z_0-9]*' "$TOP/guest/tests/$t" | cut -c4-); do
+	for t in $quicks; do
+		for c in $(quick_cases "$TOP/guest/tests/$t"); do
 			tr -d '\r' <"$log.results.log" |
 				grep -Eq "^ *ok [0-9]+ ([a-z_0-9]+\.)+${c}[[:space:]]*\$"
 			result "prefix-$n-$c" $? "$t's case $c did not pass at patch $n (see $log.*)"
