@@ -50,7 +50,8 @@ for n in $PREFIXES; do
 	say "prefix $n/$total: $(git -C "$work" log -1 --format=%s "$sha")"
 	quick=quick-
 	case " $(echo $FULL_PREFIXES) " in *" $n "*) quick= ;; esac
-	tests=sanity selftests= quicks=
+	tests=sanity selftests=
+	quicks=
 	for t in $SERIES_SELFTESTS; do
 		git -C "$work" cat-file -e "$sha:tools/testing/selftests/mm/$t.c" 2>/dev/null || continue
 		# A kselftest without quick cases runs whole.
