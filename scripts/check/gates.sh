@@ -6,6 +6,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 pass=0 fail=0
+mkdir -p "$BUILD/logs"
 work=$("$TOP/scripts/kernel/tree.sh" work 2>"$BUILD/logs/gates-apply.log" | tail -n1)
 if [ -d "$work/.git" ]; then
 	result series-applies 0
