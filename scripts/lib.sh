@@ -20,10 +20,30 @@ export LC_ALL=C
 # built into the guest for it.  The Makefile reads both lines.
 SERIES_TESTS=sanity,vmtests-swap
 SERIES_SELFTESTS="swapoff swap_devices"
-# quick_cases FILE: the kselftest cases a guest/tests/quick-* wrapper
-# selects (its -t NAME arguments), one per line.
+# What make check's guest runs, to fit CI's time on a machine whose QEMU
+# TCG is slow: the swapoff kselftest whole, the swap_devices cases of
+# guest/tests/check-swap_devices; make check-full's guest runs
+# SERIES_TESTS as well.
+CHECK_TESTS=sanity,swapoff,check-swap_devices
+# quick_cases FILE: the kselftest cases a guest/tests/quick-* or check-*
+# wrapper selects (its -t NAME arguments), one per line.
 quick_cases() {
 	grep -o -- '-t [a-z_0-9]*' "$1" | cut -c4-
+}
+# cases_passed LOG NAME TESTS...: for each guest test among TESTS that
+# selects kselftest cases, a result NAME-CASE per case: it ran and passed
+# in the results LOG (a name the kselftest lacks would select nothing).
+cases_passed() {
+	_log=$1 _name=$2
+	shift 2
+	for _t; do
+		case $_t in quick-* | check-*) ;; *) continue ;; esac
+		for _c in $(quick_cases "$TOP/guest/tests/$_t"); do
+			tr -d '\r' <"$_log" |
+				grep -Eq "^ *ok [0-9]+ ([a-z_0-9]+\.)+${_c}[[:space:]]*\$"
+			result "$_name-$_c" $? "$_t's case $_c did not pass (see $_log)"
+		done
+	done
 }
 # How long a guest that runs them on the debug kernel may take before
 # it counts as hung: a hang guard, not a speed limit (swap_devices.discard

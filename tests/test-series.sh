@@ -97,10 +97,12 @@ fi
 # Asking again does not take the bare base for the applied series.
 expect_fail retry-still-fails 'does not apply' "$TOP/scripts/kernel/tree.sh" work
 
-# The quick cases prefix-boot runs (guest/tests/quick-PROG) are cases the
-# series' kselftest PROG has: a name it lacks would select nothing.
-for q in "$TOP"/guest/tests/quick-*; do
-	prog=${q##*/quick-}
+# The cases a wrapper selects (guest/tests/quick-PROG for prefix-boot,
+# check-PROG for make check's guest) are cases the series' kselftest PROG
+# has: a name it lacks would select nothing.
+for q in "$TOP"/guest/tests/quick-* "$TOP"/guest/tests/check-*; do
+	w=${q##*/}
+	prog=${w#*-}
 	p=$(grep -l "^+++ b/tools/testing/selftests/mm/$prog\.c" "$TOP"/series/*.patch)
 	cases=$(quick_cases "$q")
 	lost=
@@ -109,8 +111,8 @@ for q in "$TOP"/guest/tests/quick-*; do
 			lost="$lost $c"
 	done
 	if [ -n "$cases" ] && [ -z "$lost" ]; then
-		ok "quick-$prog-cases-exist"
+		ok "$w-cases-exist"
 	else
-		notok "quick-$prog-cases-exist" "no case${lost:- at all} in $prog.c of series/"
+		notok "$w-cases-exist" "no case${lost:- at all} in $prog.c of series/"
 	fi
 done

@@ -73,13 +73,7 @@ for n in $PREFIXES; do
 	count "$log.out" "prefix-$n"
 	# Each case a quick test names ran and passed (a name the kselftest
 	# lacks would select nothing).
-	for t in $quicks; do
-		for c in $(quick_cases "$TOP/guest/tests/$t"); do
-			tr -d '\r' <"$log.results.log" |
-				grep -Eq "^ *ok [0-9]+ ([a-z_0-9]+\.)+${c}[[:space:]]*\$"
-			result "prefix-$n-$c" $? "$t's case $c did not pass at patch $n (see $log.*)"
-		done
-	done
+	cases_passed "$log.results.log" "prefix-$n" $quicks
 	# Each KUnit suite of this prefix ran and passed (a suite that is
 	# missing from the console did not run at all).
 	for suite in swap_cluster swap_queue; do
