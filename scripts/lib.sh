@@ -404,7 +404,7 @@ stage_id() {
 		git -C "$TOP" diff HEAD -- . ':(exclude)records'
 		git -C "$TOP" status --porcelain -- . ':(exclude)records'
 		echo "${KERNEL_SRC:-} ${KERNEL_REF:-} ${PREFIXES:-} ${MUTATIONS:-}"
-		echo "${GUEST_TESTS:-$SERIES_TESTS} ${SELFTESTS:-$SERIES_SELFTESTS}"
+		echo "${GUEST_TESTS:-$CHECK_TESTS} ${SELFTESTS:-$SERIES_SELFTESTS}"
 		echo "${CROSS_ARCHES:-} ${CROSS_TESTS:-} ${HARNESS_TESTS:-} ${TOOLS:-} ${GUEST_TIMEOUT:-}"
 	} | git hash-object --stdin
 }
