@@ -30,13 +30,13 @@ CHECK_TESTS=sanity,swapoff,check-swap_devices
 quick_cases() {
 	grep -o -- '-t [a-z_0-9]*' "$1" | cut -c4-
 }
-# cases_passed LOG NAME TESTS...: for each guest test among TESTS that
-# selects kselftest cases, a result NAME-CASE per case: it ran and passed
-# in the results LOG (a name the kselftest lacks would select nothing).
+# cases_passed LOG NAME TESTS: for each guest test of TESTS (a,b,... as
+# boot.sh takes them) that selects kselftest cases, a result NAME-CASE per
+# case: it ran and passed in the results LOG (a name the kselftest lacks
+# would select nothing).
 cases_passed() {
 	_log=$1 _name=$2
-	shift 2
-	for _t; do
+	for _t in $(echo "$3" | tr , ' '); do
 		case $_t in quick-* | check-*) ;; *) continue ;; esac
 		for _c in $(quick_cases "$TOP/guest/tests/$_t"); do
 			tr -d '\r' <"$_log" |

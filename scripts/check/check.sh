@@ -75,9 +75,7 @@ if [ -r "$kernel" ] || [ -n "$recorded" ]; then
 			"$TOP/scripts/kernel/boot.sh" "$kernel" "$GUEST_TESTS" check-guest |
 			tee "$BUILD/logs/check-guest.log"
 		if count "$BUILD/logs/check-guest.log" guest; then
-			# shellcheck disable=SC2046 # the tests, one word each
-			cases_passed "$BUILD/logs/check-guest.results.log" guest \
-				$(echo "$GUEST_TESTS" | tr , ' ')
+			cases_passed "$BUILD/logs/check-guest.results.log" guest "$GUEST_TESTS"
 			stage_done
 		fi
 	fi

@@ -51,14 +51,12 @@ for n in $PREFIXES; do
 	quick=quick-
 	case " $(echo $FULL_PREFIXES) " in *" $n "*) quick= ;; esac
 	tests=sanity selftests=
-	quicks=
 	for t in $SERIES_SELFTESTS; do
 		git -C "$work" cat-file -e "$sha:tools/testing/selftests/mm/$t.c" 2>/dev/null || continue
 		# A kselftest without quick cases runs whole.
 		q=$quick
 		[ -x "$TOP/guest/tests/$q$t" ] || q=
 		tests="$tests,$q$t" selftests="$selftests $t"
-		[ -z "$q" ] || quicks="$quicks $q$t"
 	done
 	k=$(prefix_kernel "$work" "$sha" prefix-boot debug)
 	if [ ! -r "$k" ]; then
@@ -73,7 +71,7 @@ for n in $PREFIXES; do
 	count "$log.out" "prefix-$n"
 	# Each case a quick test names ran and passed (a name the kselftest
 	# lacks would select nothing).
-	cases_passed "$log.results.log" "prefix-$n" $quicks
+	cases_passed "$log.results.log" "prefix-$n" "$tests"
 	# Each KUnit suite of this prefix ran and passed (a suite that is
 	# missing from the console did not run at all).
 	for suite in swap_cluster swap_queue; do
