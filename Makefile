@@ -5,7 +5,13 @@ BUILD ?= $(TOP)/build
 VARIANT ?= patched
 DEBUG ?=
 KCSAN ?=
-FLAVOR ?= $(if $(KCSAN),kcsan,$(if $(DEBUG),debug,plain))
+FLAVOR ?=
+# The flavour said (FLAVOR=, DEBUG=1, KCSAN=1), or else: make kernel builds
+# plain, and make boot boots the one make kernel built last.
+SAID_FLAVOR = $(or $(FLAVOR),$(if $(KCSAN),kcsan,$(if $(DEBUG),debug,)))
+LAST_FLAVOR = $(shell cat $(BUILD)/last-flavor-$(VARIANT)-$(ARCH) 2>/dev/null)
+KERNEL_FLAVOR = $(or $(SAID_FLAVOR),plain)
+BOOT_FLAVOR = $(or $(SAID_FLAVOR),$(LAST_FLAVOR),plain)
 # The defaults are scripts/lib.sh's SERIES_TESTS and SERIES_SELFTESTS.
 TESTS ?= $(shell sed -n 's/^SERIES_TESTS=//p' scripts/lib.sh)
 SELFTESTS ?= $(shell sed -n 's/^SERIES_SELFTESTS="\(.*\)"$$/\1/p' scripts/lib.sh)
@@ -42,10 +48,13 @@ help:
 	@echo "  make kernel        build VARIANT=base|patched [DEBUG=1|KCSAN=1] [ARCH=arm64|i386"
 	@echo "                     or any architecture config/ARCH.config describes];"
 	@echo "                     prints the image path"
-	@echo "  make boot          boot that kernel and run TESTS=a,b (default $(TESTS));"
-	@echo "                     ARCH=arm64 boots QEMU's virt machine"
+	@echo "  make boot          boot the flavour make kernel built last (or the one"
+	@echo "                     said: DEBUG=1, KCSAN=1, FLAVOR=) and run TESTS=a,b"
+	@echo "                     (default $(TESTS)); ARCH=arm64 boots QEMU's virt machine"
 	@echo "  make base          fetch and commit the base tree; prints REPO COMMIT"
-	@echo "  make deps          install the Debian packages the harness needs"
+	@echo "  make deps          check the tools the harness needs; install what is"
+	@echo "                     missing with apt-get (root) where apt exists, else"
+	@echo "                     name the tools and Debian's packages for them"
 	@echo "  make clean         remove $(BUILD) (the cache outside the clone stays)"
 	@echo "  make help          this list"
 	@echo
@@ -53,10 +62,15 @@ help:
 	@echo "  BUILD=$(BUILD)"
 	@echo "  SWAPQ_CACHE=$${SWAPQ_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/swapq}"
 	@echo "  KERNEL_SRC=$(KERNEL_SRC)  KERNEL_REF=$(KERNEL_REF)  (empty: Debian 7.3.4)"
-	@echo "  VARIANT=$(VARIANT) FLAVOR=$(FLAVOR) ARCH=$(ARCH)"
+	@echo "  VARIANT=$(VARIANT) ARCH=$(ARCH) FLAVOR: make kernel $(KERNEL_FLAVOR), make boot $(BOOT_FLAVOR)"
 	@echo
 	@echo "Parameters (environment or make VAR=...), defaults in ():"
-	@echo "  guest      SMP (2) MEM (3G; bench-swapoff 6G) TIMEOUT (900 s)"
+	@echo "  guest      SMP (2) MEM (3G; bench-swapoff 6G) TIMEOUT (a hang guard from the"
+	@echo "             tests and the kernel: 600 s for sanity; for kselftests"
+	@echo "             $$(($${GUEST_TIMEOUT:-5400} / 3)) s on a plain kernel, $${GUEST_TIMEOUT:-5400} s on a debug one)"
+	@echo "             ACCEL (auto: KVM where a probe boot under it finishes within"
+	@echo "             PROBE_TIMEOUT, 60 s, else TCG; kvm or tcg forces either; the"
+	@echo "             verdict is kept in SWAPQ_CACHE/accel, PROBE=1 probes again)"
 	@echo "             TESTS ($(TESTS)) SELFTESTS ($(SELFTESTS)) JOBS (nproc)"
 	@echo "  check      GUEST_TESTS GUEST_TIMEOUT (5400 s) CHECK_FULL=1 HARNESS_TESTS"
 	@echo "             RESUME=1 (skip the stages this tree's runs finished, here or"
@@ -85,13 +99,14 @@ export:
 	@scripts/kernel/tree.sh export
 
 kernel: deps
-	@scripts/kernel/kernel.sh
+	@FLAVOR=$(KERNEL_FLAVOR) scripts/kernel/kernel.sh && \
+	  echo $(KERNEL_FLAVOR) >$(BUILD)/last-flavor-$(VARIANT)-$(ARCH)
 
 boot: deps
-	@TOP=$(CURDIR) && . scripts/lib.sh && k=$$(lastline scripts/kernel/kernel.sh) && \
+	@TOP=$(CURDIR) && . scripts/lib.sh && k=$$(FLAVOR=$(BOOT_FLAVOR) lastline scripts/kernel/kernel.sh) && \
 	  src=$$(lastline scripts/kernel/tree.sh work) && \
 	  SRC=$$src \
-	  scripts/kernel/boot.sh "$$k" "$(TESTS)" boot-$(VARIANT)-$(FLAVOR)
+	  scripts/kernel/boot.sh "$$k" "$(TESTS)" boot-$(VARIANT)-$(BOOT_FLAVOR)
 
 check:
 	@scripts/check/check.sh

@@ -52,6 +52,27 @@ cases_passed() {
 # one and 2524 s on another, where base + tests took 2420 s.
 : "${GUEST_TIMEOUT:=5400}"
 
+# guest_timeout TESTS CONFIG: boot.sh's hang guard when it is given no
+# TIMEOUT, from the guest tests (a,b,...) and the kernel's .config CONFIG:
+# GUEST_TIMEOUT for tests that run kselftests or workloads on a kernel
+# with KASAN, KCSAN or lockdep (every case took up to 2524 s there under
+# TCG), a third of it on another kernel (the same programs ran 2-10x
+# faster without them), 600 s for the short checks (sanity, lkdtm-*,
+# bad-input, resume-missed).
+guest_timeout() {
+	_long=
+	for _t in $(echo "$1" | tr , ' '); do
+		case $_t in sanity | lkdtm-* | bad-input | resume-missed) ;; *) _long=1 ;; esac
+	done
+	if [ -z "$_long" ]; then
+		echo 600
+	elif grep -Eqx 'CONFIG_(KASAN|KCSAN|PROVE_LOCKING)=y' "$2" 2>/dev/null; then
+		echo "$GUEST_TIMEOUT"
+	else
+		echo $((GUEST_TIMEOUT / 3))
+	fi
+}
+
 # pgit ARGS...: git with nothing taken from the machine: no system or user
 # configuration (apply.whitespace, diff.algorithm, core.autocrlf, format.*
 # would change what is applied or written), and object names abbreviated
@@ -80,7 +101,9 @@ lastline() {
 # from the "#@ key=value" lines of config/$ARCH.config.  Everything the
 # harness knows about an architecture is in that one file: the cross
 # compiler prefix, the image, its Debian packages, QEMU and its arguments
-# (empty qemu: built, not booted), the console, the results channel
+# (empty qemu: built, not booted), QEMU's -cpu under TCG (cpu), the host
+# (uname -m) whose KVM runs it (kvm_host) and -cpu there (kvm_cpu), the
+# console, the results channel
 # (serial: a second serial port; virtio: a virtio console), the
 # clocksource a sound guest reports, extra kernel arguments, whether the
 # guest's qexit can end QEMU with a status, which Debian architecture's
@@ -93,12 +116,135 @@ arch_load() {
 		die "unknown ARCH '$ARCH' (known: $(arch_list))"
 	arch_cross= arch_image= arch_packages= arch_qemu= arch_qemu_args= arch_console=
 	arch_results= arch_clocksource= arch_append= arch_qexit= arch_debian_arch= arch_elf=
+	arch_cpu= arch_kvm_host= arch_kvm_cpu=
 	eval "$(sed -n 's/^#@ \([a-z_]*\)=/arch_\1=/p' "$_af")"
 	arch_cc=${arch_cross}gcc
 	# The test kernel another architecture gets: the debug one where it
 	# boots, the KUnit suites without debug options where it only builds.
 	arch_flavor=kunit
 	[ -z "$arch_qemu" ] || arch_flavor=debug
+}
+
+# static_prog NAME: the path of a statically linked NAME (busybox, bash)
+# for the host architecture's guest: $NAME_STATIC (BUSYBOX_STATIC,
+# BASH_STATIC) if set, else NAME-static or NAME on PATH or in /bin, the
+# first that is static.  Debian's busybox-static and bash-static give
+# /bin/busybox and /bin/bash-static.
+static_prog() {
+	eval "_s=\${$(echo "$1" | tr a-z A-Z)_STATIC:-}"
+	for _c in "$_s" "$(command -v "$1-static" 2>/dev/null)" "/bin/$1-static" \
+		"$(command -v "$1" 2>/dev/null)" "/bin/$1"; do
+		[ -n "$_c" ] && [ -x "$_c" ] || continue
+		file -L "$_c" 2>/dev/null | grep -Eq 'statically linked|static-pie linked' || continue
+		echo "$_c"
+		return 0
+	done
+	return 1
+}
+
+# qemu_boot LOG TIMEOUT ACCEL CPU KERNEL INITRD TESTS: boot KERNEL with
+# INITRD under QEMU's -accel ACCEL and -cpu CPU (none if empty), the guest
+# running TESTS (swapq.tests=); the console goes to LOG.console.log, the
+# results channel to LOG.results.log, QEMU's own output to LOG.qemu.log.
+# SMP, MEM, QEMU_EXTRA and APPEND come from the environment.  Returns
+# QEMU's status (124 or 137: timed out).
+qemu_boot() {
+	_l=$1 _to=$2 _acc=$3 _cpu=$4 _k=$5 _i=$6 _tests=$7
+	set --
+	case $arch_results in
+	serial) set -- -serial "file:$_l.console.log" -serial "file:$_l.results.log" ;;
+	virtio) set -- -serial "file:$_l.console.log" -chardev "file,id=res,path=$_l.results.log" \
+		-device virtio-serial-device -device virtconsole,chardev=res ;;
+	*) die "config/$ARCH.config: results=$arch_results is neither serial nor virtio" ;;
+	esac
+	[ -z "$_cpu" ] || set -- -cpu "$_cpu" "$@"
+	rm -f "$_l.console.log" "$_l.results.log"
+	# shellcheck disable=SC2086 # QEMU_EXTRA and arch_qemu_args are lists of arguments
+	timeout -k 10 "$_to" "$arch_qemu" -accel "$_acc" $arch_qemu_args "$@" ${QEMU_EXTRA:-} \
+		-smp "$SMP" -m "$MEM" -kernel "$_k" -initrd "$_i" -nographic -no-reboot -monitor none \
+		-append "console=$arch_console panic=-1 $arch_append loglevel=7 hung_task_timeout_secs=20 swapq.tests=$_tests ${APPEND:-}" \
+		</dev/null >"$_l.qemu.log" 2>&1
+}
+
+# kvm_unusable: why KVM cannot run a guest of $ARCH here (and status 0);
+# status 1 when it may.  KVM_DEV stands in for /dev/kvm in the tests.
+kvm_unusable() {
+	_dev=${KVM_DEV:-/dev/kvm}
+	if [ -z "$arch_kvm_host" ]; then
+		echo "config/$ARCH.config names no host whose KVM runs it"
+	elif [ "$arch_kvm_host" != "$(uname -m)" ]; then
+		echo "the guest is $ARCH, this host $(uname -m)"
+	elif [ ! -e "$_dev" ]; then
+		echo "there is no $_dev"
+	elif [ ! -r "$_dev" ] || [ ! -w "$_dev" ]; then
+		echo "$_dev is not readable and writable by $(id -un) (the kvm group?)"
+	else
+		return 1
+	fi
+}
+
+# accel_probe KERNEL INITRD: sets accel to kvm when a boot of KERNEL
+# under KVM with no tests finishes within PROBE_TIMEOUT (60 s), to tcg
+# otherwise, and accel_why to why.  A KVM that is there can still fail
+# (a CPU model it cannot set up, an instruction it cannot emulate, a hang
+# in the firmware): only a boot tells.  The verdict is kept per host, its
+# kernel, QEMU and CPU, in $SWAPQ_CACHE/accel/; PROBE=1 probes afresh.
+accel_probe() {
+	accel=tcg
+	accel_why=$(kvm_unusable) && return 0
+	_key=$({
+		uname -r
+		"$arch_qemu" --version 2>/dev/null | head -n1
+		grep -m1 -E '^(model name|CPU part)' /proc/cpuinfo
+		echo "$ARCH $arch_kvm_cpu ${KVM_DEV:-}"
+	} | cksum | cut -d' ' -f1)
+	_cf=$SWAPQ_CACHE/accel/$ARCH-$_key
+	if [ ! -s "$_cf" ] || [ "${PROBE:-}" = 1 ]; then
+		mkdir -p "$SWAPQ_CACHE/accel" "$BUILD/logs"
+		_pl=$BUILD/logs/accel-probe
+		_pt=${PROBE_TIMEOUT:-60}
+		say "probing KVM: ${1##*/} booted with -accel kvm -cpu $arch_kvm_cpu (up to $_pt s)"
+		_rc=0
+		SMP=1 MEM=${MEM:-3G} QEMU_EXTRA= APPEND= qemu_boot "$_pl" "$_pt" kvm "$arch_kvm_cpu" "$1" "$2" "" || _rc=$?
+		if grep -q SWAPQ-DONE "$_pl.results.log" 2>/dev/null; then
+			echo kvm >"$_cf"
+		elif [ "$_rc" -eq 124 ] || [ "$_rc" -eq 137 ]; then
+			echo "tcg a boot under KVM did not finish in $_pt s" >"$_cf"
+		else
+			echo "tcg a boot under KVM failed (QEMU status $_rc: $(grep -v '^ *$' "$_pl.qemu.log" 2>/dev/null |
+				tail -n1 | cut -c1-160))" >"$_cf"
+		fi
+	fi
+	read -r accel accel_why <"$_cf"
+	[ "$accel" = kvm ] && accel_why="a boot under KVM finished"
+	accel_why="$accel_why (probed once: $_cf)"
+}
+
+# accel_pick KERNEL INITRD: the accelerator of a boot from ACCEL: auto
+# (the default: KVM where accel_probe finds that it boots KERNEL, TCG
+# otherwise), kvm or tcg to force either, or QEMU's own -accel value
+# (tcg,thread=single: icount_setup).  Sets accel (kvm or tcg), accel_arg
+# (QEMU's -accel) and accel_cpu (its -cpu, from config/ARCH.config), and
+# says which and why.
+accel_pick() {
+	: "${ACCEL:=auto}"
+	case $ACCEL in
+	auto) accel_probe "$1" "$2" ;;
+	kvm | kvm,*)
+		accel=kvm accel_why="ACCEL=$ACCEL"
+		! _why=$(kvm_unusable) || die "ACCEL=$ACCEL, but $_why" ;;
+	tcg | tcg,*) accel=tcg accel_why="ACCEL=$ACCEL" ;;
+	*) die "ACCEL=$ACCEL: not auto, kvm or tcg (nor QEMU's kvm,... or tcg,...)" ;;
+	esac
+	case $accel:$ACCEL in
+	kvm:kvm*) accel_arg=$ACCEL ;;
+	kvm:*) accel_arg=kvm ;;
+	tcg:tcg?*) accel_arg=$ACCEL ;;
+	*) accel_arg=tcg,thread=multi ;;
+	esac
+	accel_cpu=$arch_cpu
+	[ "$accel" = tcg ] || accel_cpu=$arch_kvm_cpu
+	say "accelerator: $accel ($accel_why)"
 }
 
 # arch_list: the architectures config/ describes.
@@ -226,6 +372,9 @@ stage_bench_guest() {
 # to resume when it was made with PARAMS, started over (a "# PARAMS" line,
 # then the CSV HEADER) when not; FRESH=1 always starts over.
 bench_csv() {
+	# The accelerator both_kernels fixed: a run under another starts over,
+	# so that one comparison never mixes KVM and TCG timings.
+	set -- "$1 accel=${accel:?both_kernels first}" "$2"
 	[ "${FRESH:-}" = 1 ] && rm -f "$csv"
 	if [ -f "$csv" ] && ! grep -qxF "# $1" "$csv"; then
 		say "${csv#"$BUILD"/} was made with other parameters; starting over"
@@ -235,13 +384,22 @@ bench_csv() {
 }
 
 # both_kernels FLAVOR: the build dependencies installed, then the base and
-# the patched kernel of FLAVOR built; sets kb and kp to their images.
+# the patched kernel of FLAVOR built; sets kb and kp to their images.  The
+# accelerator is picked once (accel_pick, with the base kernel) and ACCEL
+# exported as picked, so that every boot of the run has the same one.
 both_kernels() {
 	"$TOP/scripts/kernel/deps.sh" || die "cannot install the build dependencies"
 	kb=$(VARIANT=base FLAVOR=$1 lastline "$TOP/scripts/kernel/kernel.sh") ||
 		die "base $1 kernel build failed"
 	kp=$(VARIANT=patched FLAVOR=$1 lastline "$TOP/scripts/kernel/kernel.sh") ||
 		die "patched $1 kernel build failed"
+	arch_load
+	_pi=$BUILD/initramfs-probe.cpio.gz
+	[ "${ACCEL:-auto}" != auto ] || SELFTESTS= MODULES= "$TOP/scripts/kernel/initramfs.sh" "$_pi" ||
+		die "cannot build the initramfs of the KVM probe"
+	accel_pick "$kb" "$_pi"
+	ACCEL=$accel_arg
+	export ACCEL
 }
 
 # bench_reps KIND TEST COLLECTOR: boot each kernel named in $kernels
@@ -406,6 +564,7 @@ stage_id() {
 		echo "${KERNEL_SRC:-} ${KERNEL_REF:-} ${PREFIXES:-} ${MUTATIONS:-}"
 		echo "${GUEST_TESTS:-$CHECK_TESTS} ${SELFTESTS:-$SERIES_SELFTESTS}"
 		echo "${CROSS_ARCHES:-} ${CROSS_TESTS:-} ${HARNESS_TESTS:-} ${TOOLS:-} ${GUEST_TIMEOUT:-}"
+		echo "${ACCEL:-auto}"
 	} | git hash-object --stdin
 }
 

@@ -266,9 +266,9 @@ def judge(a):
     if a.summary:
         with open(a.summary, "w") as f:
             json.dump(summary, f)
-    print("%s: %d passed, %d failed, %d skipped (cpus=%s clocksource=%s, %ss)" % (
+    print("%s: %d passed, %d failed, %d skipped (cpus=%s clocksource=%s accel=%s, %ss)" % (
         a.name, npass, nfail, nskip, facts.get("cpus", "?"),
-        facts.get("clocksource", "?"), facts.get("elapsed", "?")))
+        facts.get("clocksource", "?"), facts.get("accel", "?"), facts.get("elapsed", "?")))
     if a.require_cases and not cases:
         print("FAIL %s: no test results at all" % a.name)
         return 1

@@ -64,6 +64,14 @@ case $args in
 	ok arch-new-one-file ;;
 *) notok arch-new-one-file "QEMU got: ${args:-nothing}; $(tail -n 2 "$T/out" | tr '\n' ' ')" ;;
 esac
+# The accelerator is in the results log and the judge's line: TCG, as
+# the file names no host whose KVM runs riscv64.
+if grep -qx '# SWAPQ-FACT accel=tcg' "$T/build/logs/arch-new.results.log" 2>/dev/null &&
+	grep -q 'accel=tcg' "$T/out"; then
+	ok arch-new-accel-recorded
+else
+	notok arch-new-accel-recorded "$(tail -n 2 "$T/out" | tr '\n' ' ')"
+fi
 # The guest is judged against the clocksource the file names.
 if grep -q 'clocksource=riscv_clocksource' "$T/out" && ! grep -q 'clocksource is' "$T/out"; then
 	ok arch-new-clocksource-accepted

@@ -119,3 +119,19 @@ if [ "$got" = "patched,1,order0,1984,2112,2,tsc" ]; then
 else
 	notok prio-collect "$got"
 fi
+
+# The accelerator is the CSV's (bench_csv writes accel= on its params
+# line): a KVM run is reported as KVM, an older CSV without it as TCG.
+{ echo "# smp=2 mem=3G accel=kvm"; cat "$T/hib.csv"; } >"$T/hib-kvm.csv"
+h_kvm=$(python3 bench.py hibernate-report --csv "$T/hib-kvm.csv" | head -n1)
+h_tcg=$(python3 bench.py hibernate-report --csv "$T/hib.csv" | head -n1)
+case "$h_kvm|$h_tcg" in
+"hibernation, QEMU KVM,"*"|hibernation, QEMU TCG,"*) ok report-names-accel ;;
+*) notok report-names-accel "$h_kvm / $h_tcg" ;;
+esac
+# bench_csv: a CSV made under another accelerator is started over, so one
+# comparison never mixes KVM and TCG runs.
+csv=$T/mix.csv
+out=$(sh -c '. "$TOP/scripts/lib.sh"; csv=$1; accel=kvm; bench_csv "smp=2" kernel,rep
+	echo "base,1" >>"$csv"; accel=tcg; bench_csv "smp=2" kernel,rep 2>/dev/null; cat "$csv"' sh "$csv")
+expect_eq bench-csv-accel-starts-over "$(printf '%s' "$out" | tr '\n' ' ')" "# smp=2 accel=tcg kernel,rep"

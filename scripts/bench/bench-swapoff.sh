@@ -49,6 +49,7 @@ flavor=plain
 mkdir -p "$out"
 t_start=$(date +%s)
 
+icount_setup
 both_kernels "$flavor"
 src=$(lastline "$TOP/scripts/kernel/tree.sh" work) || die "no work tree"
 [ -r "$kb" ] && [ -r "$kp" ] || die "kernel build failed"
@@ -60,7 +61,6 @@ extra=$out/guest-$kind
 stage_bench_guest "$extra" swapoff-bench PROFILE="$PROFILE" DISK_MB="$DISK_MB" FILLS="$fills" \
 	KEEP_MB="$KEEP_MB" ORD_DISK_MB="$ORD_DISK_MB" ORD_MB="$ORD_MB"
 
-icount_setup
 params="warmup=1${PROFILE:+ profile}${ICOUNT:+ icount} fills=$fills keep=$KEEP_MB disk=$DISK_MB ord=$ORD_MB/$ORD_DISK_MB smp=$SMP mem=$MEM"
 bench_csv "$params" kernel,rep,kind,fill_mb,keep_mb,swapcache_kb,ms,cpus,clocksource
 

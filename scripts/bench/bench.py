@@ -76,8 +76,21 @@ def load(path):
     return list(csv.DictReader(lines))
 
 
-def tcg(icount):
+def accel_of(path):
+    """The accelerator a CSV's runs had (its "# ... accel=X" line); the
+    runs before it was recorded were all TCG."""
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"#.* accel=(\w+)", line)
+            if m:
+                return m.group(1)
+    return "tcg"
+
+
+def tcg(icount, accel="tcg"):
     """How the guest was timed, for a report's heading."""
+    if accel == "kvm":
+        return "QEMU KVM"
     return "QEMU TCG" + (" -icount shift=0 (guest time counts instructions)" if icount else "")
 
 
@@ -97,7 +110,7 @@ def cell(v):
     return "%-24s" % ("%.1f [%.1f..%.1f]" % (m, lo, hi))
 
 
-def svg(path, fills, data, keep, icount=False):
+def svg(path, fills, data, keep, icount=False, accel="tcg"):
     W, H, L, B, T, R = 640, 400, 70, 50, 40, 150
     xs = [math.log2(int(f)) for f in fills]
     ys = [y for k in data for f in fills for y in data[k].get(f, [])]
@@ -111,7 +124,8 @@ def svg(path, fills, data, keep, icount=False):
            'font-family="sans-serif" font-size="12">' % (W, H),
            '<rect width="100%" height="100%" fill="white"/>',
            '<text x="%d" y="20" font-size="14">swapoff time vs. fill (%s kept at the top; '
-           'QEMU TCG%s, medians, min-max bars)</text>' % (L, size(keep), " -icount" if icount else "")]
+           'QEMU %s%s, medians, min-max bars)</text>' % (L, size(keep), accel.upper(),
+                                                         " -icount" if icount else "")]
     out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (L, H - B, W - R, H - B))
     out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (L, T, L, H - B))
     for i in range(5):
@@ -164,7 +178,7 @@ def report(a):
     reps = len({(r["kernel"], r["rep"]) for r in rows}) // 2
     cpus = sorted({r["cpus"] for r in rows})
     print("swapoff time, %s (%s vCPU), zram; ms, median [min..max] of %d interleaved pairs"
-          % (tcg(a.icount), "/".join(cpus), reps))
+          % (tcg(a.icount, accel_of(a.csv)), "/".join(cpus), reps))
     print("%-16s %-24s %-24s %s" % ("filled", "base", "patched",
                                     "patched/base [95% bootstrap interval]"))
     ci = lambda row: fmt_interval(ratio_ci(byrep["base"].get(row, {}),
@@ -182,7 +196,7 @@ def report(a):
         print("%-16s %s %s %.2f %s" % ("ordinary %s" % size(mb), cell(ordinary["base"]),
                                        cell(ordinary["patched"]), rp / rb, ci("ordinary")))
     if a.svg:
-        svg(a.svg, fills, data, a.keep, a.icount)
+        svg(a.svg, fills, data, a.keep, a.icount, accel_of(a.csv))
 
     print()
     lim = str(a.keep)
@@ -276,7 +290,7 @@ def phases_report(a):
             float(r["ms"]))
     fills = sorted({f for f, _ in data}, key=int)
     print("swapoff by part, %s, %d vCPU, %s zram device, function graph tracer"
-          " (slows every call):" % (tcg(a.icount), a.smp, size(a.disk)))
+          " (slows every call):" % (tcg(a.icount, accel_of(a.csv)), a.smp, size(a.disk)))
     print("ms, median over the boots; parts below 0.1 ms in both kernels left out")
     for f in fills:
         parts = [p for (ff, p) in data if ff == f]
@@ -298,7 +312,7 @@ def hibernate_report(a):
     for r in rows:
         if r.get("slot_ns") and r.get("ioctl_ns"):
             r["alloc_ns"] = float(r["slot_ns"]) - float(r["ioctl_ns"])
-    print("hibernation, QEMU TCG, 2 vCPUs, medians over the boots; patched/base")
+    print("hibernation, %s, 2 vCPUs, medians over the boots; patched/base" % tcg(False, accel_of(a.csv)))
     print("with its 95% interval over the interleaved pairs:")
     for col, what, unit in (("write_ms", "image write (uncompressed)", "ms"),
                             ("slot_ns", "one slot (SNAPSHOT_ALLOC_SWAP_PAGE)", "ns"),

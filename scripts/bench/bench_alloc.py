@@ -22,7 +22,7 @@ import re
 import statistics
 import sys
 
-from bench import cli, collect_matches, tcg
+from bench import accel_of, cli, collect_matches, tcg
 from stats import fmt_ci, ratio_ci
 
 LINE = re.compile(r"SWAPQ-ALLOC elapsed_ms=(\d+) sys_ms=(\d+) out_mibs=([\d.]+) "
@@ -73,7 +73,7 @@ def report(a):
     kernels = ["base"] + sorted({r["kernel"] for r in rows} - {"base", "patched"}) + ["patched"]
     others = kernels[1:]
     print("Swap allocation, %s, %d vCPUs: medians [min..max] over the reps;" % (
-        tcg(a.icount), a.cpus))
+        tcg(a.icount, accel_of(a.csv)), a.cpus))
     print("ratios are medians over base's, [95% bootstrap interval over the pairs]")
     for field in FIELDS:
         print("\n%-8s %-5s" % (field, "devs") +

@@ -19,7 +19,7 @@ import re
 import statistics
 import sys
 
-from bench import cli, emit, read_fact  # read_fact: scripts/results.py
+from bench import accel_of, cli, emit, read_fact, tcg  # read_fact: scripts/results.py
 from stats import fmt_ci, ratio_ci
 
 SWAP_LOCKS = re.compile(r"swap|cluster|percpu_swap|si->lock|&p->lock|&ci->lock")
@@ -68,8 +68,9 @@ def report(a):
         con.setdefault(key, {}).setdefault(r["kernel"], {})[r["rep"]] = int(r["contentions"])
         acq.setdefault(key, {}).setdefault(r["kernel"], {})[r["rep"]] = int(r["acquisitions"])
     reps = len({(r["kernel"], r["rep"]) for r in rows}) // 2
-    print("lock_stat contentions, QEMU TCG, the allocation workload; median over %d boots"
-          " per kernel (acquisitions), patched/base [95%% bootstrap interval]" % reps)
+    print("lock_stat contentions, %s, the allocation workload; median over %d boots"
+          " per kernel (acquisitions), patched/base [95%% bootstrap interval]"
+          % (tcg(False, accel_of(a.csv)), reps))
     for devs in sorted({d for d, _ in con}):
         locks = [l for d, l in con if d == devs and SWAP_LOCKS.search(l)]
         locks.sort(key=lambda l: -max(statistics.median(v.values())

@@ -19,6 +19,17 @@ stage_init
 say "installing dependencies"
 "$TOP/scripts/kernel/deps.sh" || die "cannot install the build dependencies"
 
+# The series first: a series that does not apply stops the run here, with
+# the patch and git's cause, not stages later as a kernel that did not build.
+base_tree
+say "applying prereqs/ and series/ to $base_commit"
+if ! src=$(lastline "$TOP/scripts/kernel/tree.sh" work 2>"$BUILD/logs/check-worktree.log"); then
+	why=$(grep -m1 'error:' "$BUILD/logs/check-worktree.log" | sed 's/^[^:]*: error: //')
+	echo "not ok series-applies - ${why:-see build/logs/check-worktree.log}"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
 # step_log NAME DESC CMD...: stage NAME runs CMD into build/logs/check-NAME.log
 # and counts its closing line.
 step_log() {
@@ -44,7 +55,6 @@ kernel= recorded=1
 for s in $booted; do
 	[ -n "$(stage_record "$s")" ] || recorded=
 done
-src=$(lastline "$TOP/scripts/kernel/tree.sh" work 2>/dev/null)
 if [ -z "$recorded" ]; then
 	say "test kernel"
 	kernel=$(VARIANT=patched FLAVOR=debug "$TOP/scripts/kernel/kernel.sh" | tail -n1)
@@ -59,6 +69,15 @@ if stage test-kernel; then
 			grep -vxF -f "${kernel%/arch/*}/.config")
 		[ -n "$want" ] && [ -z "$lost" ]
 		result selftests-config $? "the test kernel lacks $lost (or $src has no selftests config)"
+		# The accelerator the guests get, probed afresh with this kernel:
+		# KVM where a boot under it finishes here, TCG with the reason.
+		pi=$BUILD/initramfs-probe.cpio.gz
+		v=$(SELFTESTS= MODULES= "$TOP/scripts/kernel/initramfs.sh" "$pi" &&
+			sh -c '. "$TOP/scripts/lib.sh"; arch_load; PROBE=1 accel_probe "$1" "$2"
+			echo "$accel: $accel_why"' sh "$kernel" "$pi")
+		echo "# accelerator: $v"
+		case $v in kvm:* | "tcg: "?*) true ;; *) false ;; esac
+		result accel-probe $? "the KVM probe gave no verdict"
 		stage_done
 	else
 		result build-debug-kernel 1 "the patched debug kernel did not build"

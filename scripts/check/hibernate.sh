@@ -29,7 +29,7 @@ src=$(lastline "$TOP/scripts/kernel/tree.sh" work) || die "no work tree"
 both_kernels plain
 img=$BUILD/hibernate.img
 trap 'rm -f "$img"' EXIT
-echo "kernel,rep,write_ms,kbytes,slot_ns,ioctl_ns" >"$csv"
+printf '# accel=%s\nkernel,rep,write_ms,kbytes,slot_ns,ioctl_ns\n' "$accel" >"$csv"
 
 # round KERNEL VARIANT REP: one round trip, judged; the image write time
 # goes to the csv.

@@ -22,11 +22,10 @@ if [ -n "$arch_debian_arch" ]; then
 	[ -z "$SELFTESTS" ] || bash=$(lastline "$TOP/scripts/kernel/debian-static.sh" bash-static bin/bash-static) ||
 		die "no $ARCH bash"
 else
-	bb=$(command -v busybox 2>/dev/null || echo /bin/busybox)
-	file -L "$bb" 2>/dev/null | grep -q 'statically linked' || bb=/bin/busybox
-	[ -x "$bb" ] || die "busybox-static is missing (run 'make deps')"
-	bash=/bin/bash-static
-	[ -z "$SELFTESTS" ] || [ -x "$bash" ] || die "bash-static is missing (run 'make deps')"
+	bb=$(static_prog busybox) ||
+		die "no statically linked busybox (Debian's busybox-static; or set BUSYBOX_STATIC=)"
+	[ -z "$SELFTESTS" ] || bash=$(static_prog bash) ||
+		die "no statically linked bash for run_vmtests.sh (Debian's bash-static; or set BASH_STATIC=)"
 fi
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT

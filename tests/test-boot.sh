@@ -1,0 +1,27 @@
+#!/bin/sh
+# make boot fits what it boots: the flavour make kernel built last unless
+# one is said, and a hang guard that follows the tests and the kernel.
+. "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/lib.sh"
+printf 'CONFIG_KASAN=y\n' >"$T/debug.config"
+printf 'CONFIG_SWAP=y\n' >"$T/plain.config"
+got="$(guest_timeout sanity "$T/debug.config") $(guest_timeout sanity,lkdtm-WARNING "$T/plain.config")"
+got="$got $(guest_timeout sanity,vmtests-swap "$T/debug.config") $(guest_timeout swapoff "$T/plain.config")"
+expect_eq boot-timeout-follows-tests-and-kernel "$got" "600 600 $GUEST_TIMEOUT $((GUEST_TIMEOUT / 3))"
+
+# The recipes make would run (make -n): kernel.sh is asked for the flavour.
+flavor_of() { make -s -n -C "$TOP" BUILD="$T/build" "$@" 2>/dev/null | grep -o 'FLAVOR=[a-z]* ' | head -n1; }
+mkdir -p "$T/build"
+expect_eq boot-plain-when-nothing-built "$(flavor_of boot)" "FLAVOR=plain "
+echo debug >"$T/build/last-flavor-patched-x86_64"
+expect_eq boot-the-flavour-built-last "$(flavor_of boot)" "FLAVOR=debug "
+expect_eq boot-the-flavour-said "$(flavor_of boot KCSAN=1)" "FLAVOR=kcsan "
+expect_eq boot-base-has-its-own "$(flavor_of boot VARIANT=base)" "FLAVOR=plain "
+expect_eq kernel-plain-unless-said "$(flavor_of kernel)" "FLAVOR=plain "
+expect_eq kernel-debug-said "$(flavor_of kernel DEBUG=1)" "FLAVOR=debug "
+if make -s -n -C "$TOP" BUILD="$T/build" kernel DEBUG=1 2>/dev/null |
+	grep -q "echo debug >$T/build/last-flavor-patched-x86_64"; then
+	ok kernel-records-its-flavour
+else
+	notok kernel-records-its-flavour "$(make -s -n -C "$TOP" BUILD="$T/build" kernel DEBUG=1 2>&1 | tail -n 2)"
+fi
