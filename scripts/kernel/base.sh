@@ -27,6 +27,17 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 	git -C "$KERNEL_SRC" rev-parse --git-dir >/dev/null 2>&1 ||
 		die "KERNEL_SRC=$KERNEL_SRC is not a git tree"
 	ref=${KERNEL_REF:-HEAD}
+	# A branch the tree has only as a remote's (mm-unstable, fetched as
+	# akpm/mm-unstable) is taken as git checkout takes it: when exactly
+	# one remote has it.
+	if ! git -C "$KERNEL_SRC" rev-parse --verify -q "$ref^{commit}" >/dev/null; then
+		rr=$(git -C "$KERNEL_SRC" for-each-ref --format='%(refname)' "refs/remotes/*/$ref")
+		case $rr in
+		*"
+"*) die "KERNEL_REF=$ref is ambiguous in $KERNEL_SRC: $(echo "$rr" | tr '\n' ' ')(name one)" ;;
+		?*) ref=$rr ;;
+		esac
+	fi
 	commit=$(git -C "$KERNEL_SRC" rev-parse --verify -q "$ref^{commit}") ||
 		die "KERNEL_REF=$ref does not name a commit in $KERNEL_SRC"
 	git -C "$KERNEL_SRC" cat-file -e "$commit:mm/swapfile.c" 2>/dev/null ||

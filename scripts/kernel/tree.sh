@@ -9,11 +9,14 @@
 #   tree.sh patches  print the patch files of series/, in git am order
 #   tree.sh prereqs  print the patch files of prereqs/, in git am order
 #   tree.sh prereq-tip  the work tree's last prerequisite (or the base)
+#   tree.sh base-lines  the work tree's base-commit and
+#                    prerequisite-patch-id lines, as the export writes them
 #
 # prereqs/ holds our stand-ins for commits the series needs that are
-# queued upstream but not in the base.  Each one whose subject the base's
-# history already has is skipped; the rest are applied before the series,
-# and the cover letter lists them as prerequisite-patch-id lines.
+# queued upstream but not in the base.  Each one the base already has (by
+# subject, or by its change: see prereq_in_base) is skipped; the rest are
+# applied before the series, and the cover letter lists them as
+# prerequisite-patch-id lines.
 set -eu
 . "$(dirname "$0")/../lib.sh"
 
@@ -54,10 +57,34 @@ subject_prefix() {
 	echo "${sp:-PATCH}"
 }
 
-# in_base SUBJECT: the base's history has a commit with this subject.
-in_base() {
-	pgit -C "$WORK" log --format=%s -F --grep="$1" "$COMMIT" |
-		grep -Fxq -- "$1"
+# prereq_in_base PATCH SUBJECT: the base already has this prerequisite;
+# prints the rule that shows it.  Upstream may reword a commit as it
+# queues it, so besides the subject: its change is in the base's tree (it
+# applies there in reverse and not forward), or a commit of the base that
+# touches its files has its patch-id (a change made again since).
+prereq_in_base() {
+	if pgit -C "$WORK" log --format=%s -F --grep="$2" "$COMMIT" | grep -Fxq -- "$2"; then
+		echo "its subject is in the base's history"
+		return 0
+	fi
+	# A scratch index of the base's tree: no checkout, no repository touched.
+	idx=$WORK/.git/swapq-apply-index
+	GIT_INDEX_FILE=$idx pgit -C "$WORK" read-tree "$COMMIT"
+	if GIT_INDEX_FILE=$idx pgit -C "$WORK" apply --cached --check -R "$1" 2>/dev/null &&
+		! GIT_INDEX_FILE=$idx pgit -C "$WORK" apply --cached --check "$1" 2>/dev/null; then
+		rm -f "$idx"
+		echo "its change is in the base's tree"
+		return 0
+	fi
+	rm -f "$idx"
+	id=$(pgit patch-id --stable <"$1" | cut -d' ' -f1)
+	files=$(sed -n 's|^--- a/||p; s|^+++ b/||p' "$1" | sort -u)
+	[ -n "$id" ] && [ -n "$files" ] || return 1
+	# shellcheck disable=SC2086
+	c=$(pgit -C "$WORK" log --no-merges -p --format='commit %H' "$COMMIT" -- $files |
+		pgit patch-id --stable | awk -v id="$id" '$1 == id { print $2; exit }')
+	[ -n "$c" ] || return 1
+	echo "the base's commit $(pgit -C "$WORK" rev-parse --short "$c") has its patch-id"
 }
 
 # am_one PATCH: apply it to $WORK, or leave the work tree at the bare base
@@ -65,7 +92,8 @@ in_base() {
 am_one() {
 	if ! pgit -C "$WORK" am -q --committer-date-is-author-date "$1" \
 		>"$WORK/.git/swapq-am.log" 2>&1; then
-		why=$(grep -m1 -E '^error:' "$WORK/.git/swapq-am.log" || true)
+		why=$(grep -m1 -E '^(error|fatal):' "$WORK/.git/swapq-am.log" ||
+			head -n1 "$WORK/.git/swapq-am.log")
 		pgit -C "$WORK" am --abort >/dev/null 2>&1 || true
 		pgit -C "$WORK" checkout -q -f --detach "$COMMIT"
 		pgit -C "$WORK" update-ref -d refs/swapq/prereqs 2>/dev/null || true
@@ -104,6 +132,13 @@ clone_at() {
 		pgit clone -q --shared --no-checkout "$2" "$1" ||
 			die "cannot clone $2"
 		echo "$2" >"$1/.git/swapq-origin"
+	fi
+	# A shallow REPO (git fetch --depth): the clone must know where its
+	# history ends, or git looks there for parents it does not have.
+	if [ "$(git -C "$2" rev-parse --is-shallow-repository)" = true ]; then
+		cp "$(git -C "$2" rev-parse --path-format=absolute --git-path shallow)" "$1/.git/shallow"
+	else
+		rm -f "$1/.git/shallow"
 	fi
 	git -C "$1" cat-file -e "$3^{commit}" 2>/dev/null ||
 		git -C "$1" fetch -q "$2" "$3" ||
@@ -146,7 +181,22 @@ check_base_commit() {
 do_work() {
 	base_info
 	check_base_commit
+	# The base is a commit: what the user's tree has uncommitted (they may
+	# be mid-edit) is not in it.
+	if [ -n "${KERNEL_SRC:-}" ] &&
+		[ "$(git -C "$REPO" rev-parse -q --verify HEAD 2>/dev/null)" = "$COMMIT" ] &&
+		[ "$(git -C "$REPO" rev-parse --is-inside-work-tree 2>/dev/null)" = true ] &&
+		[ -n "$(git -C "$REPO" --no-optional-locks status --porcelain --untracked-files=no)" ]; then
+		say "note: $REPO has uncommitted changes; they are not part of the base $COMMIT the series is applied to"
+	fi
 	stamp=$WORK/.git/swapq-stamp
+	if [ -d "$WORK/.git/rebase-apply" ]; then
+		# Our own git am, cut short (^C): no stamp while it applies.
+		[ ! -f "$stamp" ] ||
+			die "$WORK has a git am in progress: finish it (git -C $WORK am --continue) or drop it (git -C $WORK am --abort)"
+		pgit -C "$WORK" am --abort >/dev/null 2>&1 || rm -rf "$WORK/.git/rebase-apply"
+		say "$WORK: aborted the git am an earlier run left unfinished"
+	fi
 	if [ -d "$WORK/.git" ]; then
 		[ -z "$(git -C "$WORK" status --porcelain --untracked-files=no)" ] ||
 			die "$WORK has uncommitted changes: commit them (and 'make export') first"
@@ -170,8 +220,8 @@ do_work() {
 	for p in $(prereq_patches); do
 		subj=$(pgit mailinfo /dev/null /dev/null <"$p" | sed -n 's/^Subject: //p')
 		[ -n "$subj" ] || die "${p##*/} has no subject"
-		if in_base "$subj"; then
-			say "prerequisite already in the base, skipped: $subj"
+		if rule=$(prereq_in_base "$p" "$subj"); then
+			say "prerequisite already in the base, skipped: $subj ($rule)"
 			continue
 		fi
 		am_one "$p"
@@ -238,6 +288,17 @@ do_export() {
 	say "exported $(ls "$SERIES" | grep -c '\.patch$') files to $SERIES"
 }
 
+# base_lines: the work tree's base-commit and prerequisite-patch-id
+# lines (the prerequisites it applied), by the export's own format-patch.
+base_lines() {
+	[ -d "$WORK/.git" ] || die "no work tree at $WORK: run 'make worktree' first"
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	fmt_patch "$WORK" "$COMMIT" "$(prereq_tip)" "$tmp"
+	grep -E '^(base-commit|prerequisite-patch-id): ' "$tmp/0000-cover-letter.patch" ||
+		die "format-patch wrote no base-commit line for $WORK"
+}
+
 case ${1:-} in
 base)
 	base_info
@@ -251,5 +312,8 @@ prereqs) prereq_patches ;;
 prereq-tip)
 	base_info
 	prereq_tip ;;
-*) die "usage: tree.sh base|work|export|patches|prereqs|prereq-tip" ;;
+base-lines)
+	base_info
+	base_lines ;;
+*) die "usage: tree.sh base|work|export|patches|prereqs|prereq-tip|base-lines" ;;
 esac

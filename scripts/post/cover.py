@@ -8,6 +8,9 @@ letter and lets git regenerate the rest.
 
   cover.py extract OLD PLACEHOLDER   print the subject line, then the blurb
   cover.py fill PLACEHOLDER TEXT     print PLACEHOLDER with TEXT filled in
+
+set_base and read_base give a cover letter the base-commit and
+prerequisite-patch-id lines of another tree (mbox.py).
 """
 import re
 import sys
@@ -37,6 +40,26 @@ def strip_base(text):
     while lines and (lines[-1] == "" or BASE_LINE.match(lines[-1])):
         lines.pop()
     return "\n".join(lines)
+
+
+def set_base(text, lines):
+    """TEXT with LINES (base-commit, prerequisite-patch-id) in place of its
+    own closing ones: those of the tree the series was last applied to."""
+    body = strip_base(text)
+    rest = text[len(body):]
+    sep = rest[:len(rest) - len(rest.lstrip("\n"))]
+    if not BASE_LINE.match(rest.lstrip("\n")):
+        sep = "\n\n\n"   # none yet: as git format-patch --base writes them
+    return body + sep + "".join(l + "\n" for l in lines)
+
+
+def read_base(path):
+    lines = [l for l in read(path).split("\n") if l]
+    if not lines or not lines[0].startswith("base-commit: ") or \
+            not all(BASE_LINE.match(l) for l in lines):
+        sys.exit("cover.py: %s: not base-commit and prerequisite-patch-id "
+                 "lines" % path)
+    return lines
 
 
 def extract(old, placeholder):

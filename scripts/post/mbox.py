@@ -3,7 +3,7 @@
 way git send-email threads a series (every patch a reply to the cover
 letter), and the same messages one file each for git send-email.
 
-  mbox.py OUT_MBOX OUT_DIR SERIES_DIR ADDR_DIR "NAME <EMAIL>"
+  mbox.py OUT_MBOX OUT_DIR SERIES_DIR ADDR_DIR "NAME <EMAIL>" [BASE_LINES]
 
 The series' own identity (the author of its commits, From: and
 Signed-off-by:) is replaced by the poster's.  ADDR_DIR holds, for each
@@ -11,6 +11,8 @@ patch file NAME, NAME.to and NAME.cc: one address a line (from
 scripts/get_maintainer.pl); the Cc: trailers of a patch and the "Cc"
 block of the cover letter's text are added to its Cc.  Message-IDs are
 derived from the contents, so the same series gives the same messages.
+BASE_LINES, a file of base-commit and prerequisite-patch-id lines (the
+tree the series is proved on), replaces the cover letter's own.
 """
 import glob
 import hashlib
@@ -18,6 +20,8 @@ import os
 import email.utils
 import re
 import sys
+
+from cover import read_base, set_base
 
 
 def unfold(head):
@@ -88,9 +92,11 @@ def main():
     if not files:
         sys.exit("mbox.py: no patches in %s" % series)
     texts = [open(f, encoding="utf-8").read() for f in files]
+    has_cover = os.path.basename(files[0]).startswith("0000-")
+    if len(sys.argv) > 6 and has_cover:
+        texts[0] = set_base(texts[0], read_base(sys.argv[6]))
     tag = hashlib.sha256("".join(texts).encode()).hexdigest()[:12]
     ids = ["<swapq-%s-%d@localhost>" % (tag, n) for n in range(len(files))]
-    has_cover = os.path.basename(files[0]).startswith("0000-")
     identity = None
     os.makedirs(out_dir, exist_ok=True)
     parts = []

@@ -48,8 +48,14 @@ for p in $("$TOP/scripts/kernel/tree.sh" patches); do
 	cat "$addr/$n.to" >>"$addr/0000-cover-letter.patch.to"
 	cat "$addr/$n.cc" >>"$addr/0000-cover-letter.patch.cc"
 done
+# The cover letter's base-commit and prerequisite-patch-id lines: those of
+# the work tree the mbox is proved on (KERNEL_SRC's commit and the
+# prerequisites it lacked), not those series/ was exported with.
+"$TOP/scripts/kernel/tree.sh" base-lines >"$addr/base-lines" ||
+	die "cannot take the work tree's base-commit line"
 rm -rf "$outdir"
-python3 "$TOP/scripts/post/mbox.py" "$out" "$outdir" "$SERIES" "$addr" "$poster"
+python3 "$TOP/scripts/post/mbox.py" "$out" "$outdir" "$SERIES" "$addr" "$poster" \
+	"$addr/base-lines"
 
 # git am of it onto the base and the prerequisites the work tree applied.
 onto=$(lastline "$TOP/scripts/kernel/tree.sh" prereq-tip) || exit 1
