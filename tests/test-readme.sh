@@ -1,6 +1,7 @@
 #!/bin/sh
 # README.md lists the series as it is: one line "N subject" per patch of
-# series/, in order, and the same number of patches as the cover letter.
+# series/, in order, and the same number of patches as the cover letter;
+# it is at most 170 lines, and links to each docs/*.md and no missing one.
 . "$(dirname "$0")/lib.sh"
 python3 - "$TOP" >"$T/out" 2>&1 <<'EOP'
 import email, glob, os, re, sys
@@ -39,4 +40,28 @@ if [ -n "$targets" ] && [ -z "$missing" ]; then
 	ok help-lists-every-target
 else
 	notok help-lists-every-target "make help does not name:${missing:- (no .PHONY targets found)}"
+fi
+# README.md stays a front page: at most 170 lines, the detail in docs/.
+n=$(wc -l <"$TOP/README.md")
+if [ "$n" -le 170 ]; then
+	ok readme-is-short
+else
+	notok readme-is-short "README.md has $n lines, more than 170: move detail to docs/"
+fi
+# Every docs/*.md the README links to exists, and the README links to
+# every docs/*.md there is.
+linked=$(grep -o '](docs/[^)#]*\.md' "$TOP/README.md" | sed 's/^](//' | sort -u)
+have=$(cd "$TOP" && ls docs/*.md 2>/dev/null | sort -u)
+dangling= unlinked=
+for f in $linked; do
+	[ -f "$TOP/$f" ] || dangling="$dangling $f"
+done
+for f in $have; do
+	printf '%s\n' "$linked" | grep -qxF "$f" || unlinked="$unlinked $f"
+done
+if [ -n "$linked" ] && [ -z "$dangling$unlinked" ]; then
+	ok readme-links-docs
+else
+	why="${dangling:+README links to missing:$dangling; }${unlinked:+README does not link:$unlinked}"
+	notok readme-links-docs "${why:-README links to no docs/*.md}"
 fi
