@@ -2,7 +2,8 @@
 # Provide the base kernel tree as a git repository and print "REPO COMMIT".
 #
 # Default: Debian's linux-source package, fetched with apt through a private
-# configuration, checked against a pinned SHA-256 and committed once into
+# configuration (or, where there is no apt, by HTTP from the archive),
+# checked against a pinned SHA-256 and committed once into
 # $SWAPQ_CACHE as a deterministic commit (fixed identity, dates and message),
 # so the commit's SHA is the same on every machine.
 #
@@ -53,16 +54,17 @@ if git -C "$repo" rev-parse -q --verify refs/heads/base >/dev/null 2>&1; then
 	exit 0
 fi
 
-need apt-get dpkg-deb sha256sum tar xz git
+need sha256sum tar xz git
 dl=$SWAPQ_CACHE/apt
 mkdir -p "$dl/lists/partial"
-echo "deb $DEB_MIRROR $DEB_SUITE main" >"$dl/sources.list"
-aptopt="-o Dir::Etc::sourcelist=$dl/sources.list -o Dir::Etc::sourceparts=/nonexistent
-	-o Dir::State::Lists=$dl/lists -o Debug::NoLocking=1 -o APT::Get::List-Cleanup=0"
-
 deb=$dl/${DEB_PKG}_$(echo "$DEB_VERSION" | sed 's/:/%3a/')_all.deb
-if [ ! -f "$deb" ]; then
-	say "fetching $DEB_PKG=$DEB_VERSION from $DEB_SUITE"
+
+# fetch_apt: the package through a private apt configuration (the
+# system's sources stay untouched); apt checks it against the signed index.
+fetch_apt() {
+	echo "deb $DEB_MIRROR $DEB_SUITE main" >"$dl/sources.list"
+	aptopt="-o Dir::Etc::sourcelist=$dl/sources.list -o Dir::Etc::sourceparts=/nonexistent
+	-o Dir::State::Lists=$dl/lists -o Debug::NoLocking=1 -o APT::Get::List-Cleanup=0"
 	# shellcheck disable=SC2086
 	apt-get -q $aptopt update >"$dl/update.log" 2>&1 ||
 		die "apt-get update of $DEB_SUITE failed (see $dl/update.log)"
@@ -78,6 +80,40 @@ if [ ! -f "$deb" ]; then
 		{ rm -rf "$tmpd"; die "download of $DEB_PKG=$DEB_VERSION failed (see $dl/download.log)"; }
 	mv "$tmpd"/*.deb "$deb"
 	rmdir "$tmpd"
+}
+
+# get URL FILE: URL into FILE with curl or wget.
+get() {
+	if command -v curl >/dev/null 2>&1; then
+		curl -fsSL -o "$2" "$1"
+	elif command -v wget >/dev/null 2>&1; then
+		wget -q -O "$2" "$1"
+	else
+		die "no apt-get, curl or wget to fetch $DEB_PKG with"
+	fi
+}
+
+# fetch_http: without apt (another distribution), the file's name from the
+# suite's index (an arch-all package is listed in each architecture's),
+# the file by HTTP; the pinned checksum below vouches for it.
+fetch_http() {
+	get "$DEB_MIRROR/dists/$DEB_SUITE/main/binary-amd64/Packages.xz" "$dl/Packages.xz" ||
+		die "cannot fetch the index of $DEB_SUITE from $DEB_MIRROR"
+	idx() {
+		xz -dc "$dl/Packages.xz" | awk -v p="$DEB_PKG" -v v="$DEB_VERSION" -v k="$1" '
+		/^Package: / { pk = $2 } /^Version: / { ve = $2 }
+		/^Filename: / { if (pk == p && (k == "versions" || ve == v)) print (k == "versions" ? ve : $2) }'
+	}
+	file=$(idx file | head -n1)
+	[ -n "$file" ] ||
+		die "$DEB_PKG=$DEB_VERSION is not in $DEB_SUITE; available: $(idx versions | tr '\n' ' ')(set DEB_VERSION= and DEB_SHA256=)"
+	get "$DEB_MIRROR/$file" "$deb.part" || { rm -f "$deb.part"; die "download of $DEB_MIRROR/$file failed"; }
+	mv "$deb.part" "$deb"
+}
+
+if [ ! -f "$deb" ]; then
+	say "fetching $DEB_PKG=$DEB_VERSION from $DEB_SUITE"
+	if command -v apt-get >/dev/null 2>&1; then fetch_apt; else fetch_http; fi
 fi
 got=$(sha256sum "$deb" | cut -d' ' -f1)
 if [ "$got" != "$DEB_SHA256" ]; then
@@ -89,7 +125,14 @@ say "unpacking $DEB_PKG $DEB_VERSION"
 t0=$(date +%s)
 tmp=$(mktemp -d "$SWAPQ_CACHE/unpack.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-dpkg-deb -x "$deb" "$tmp/x"
+if command -v dpkg-deb >/dev/null 2>&1; then
+	dpkg-deb -x "$deb" "$tmp/x"
+else
+	# A .deb is an ar archive; its files are in data.tar.xz.
+	need ar
+	mkdir "$tmp/x"
+	ar p "$deb" data.tar.xz | tar -C "$tmp/x" -xJf - || die "cannot unpack $(basename "$deb")"
+fi
 tarball=$(ls "$tmp"/x/usr/src/linux-source-*.tar.xz)
 tar -C "$tmp" -xJf "$tarball"
 rm -rf "$tmp/x"
