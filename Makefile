@@ -61,7 +61,8 @@ help:
 	@echo "Values:"
 	@echo "  BUILD=$(BUILD)"
 	@echo "  SWAPQ_CACHE=$${SWAPQ_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/swapq}"
-	@echo "  KERNEL_SRC=$(KERNEL_SRC)  KERNEL_REF=$(KERNEL_REF)  (empty: Debian 7.3.4)"
+	@echo "  KERNEL_SRC=$(KERNEL_SRC)  KERNEL_REF=$(KERNEL_REF)  (empty: Debian 7.3.4,"
+	@echo "             DEB_VERSION= with DEB_SHA256= for another package version)"
 	@echo "  VARIANT=$(VARIANT) ARCH=$(ARCH) FLAVOR: make kernel $(KERNEL_FLAVOR), make boot $(BOOT_FLAVOR)"
 	@echo
 	@echo "Parameters (environment or make VAR=...), defaults in ():"
@@ -74,9 +75,10 @@ help:
 	@echo "             TESTS ($(TESTS)) SELFTESTS ($(SELFTESTS)) JOBS (nproc)"
 	@echo "  check      GUEST_TESTS GUEST_TIMEOUT (5400 s) CHECK_FULL=1 HARNESS_TESTS"
 	@echo "             RESUME=1 (skip the stages this tree's runs finished, here or"
-	@echo "             in records/check-stages)"
+	@echo "             in records/check-stages; STAGE_RECORDS= another file)"
 	@echo "             PREFIXES (all) FULL_PREFIXES MUTATIONS (all) STRESS_TIMEOUT FAULTINJ_TIMEOUT"
 	@echo "             CROSS_ARCHES (all but x86_64) CROSS_TESTS CROSS_TIMEOUT"
+	@echo "  worktree   FORCE=1 (drop work tree commits not exported, or a cover edit)"
 	@echo "  benchmarks REPS FRESH=1 BENCH_TIMEOUT; bench-swapoff: FILLS_MB KEEP_MB"
 	@echo "             DISK_MB ORD_MB ORD_DISK_MB PROFILE=1; bench-alloc and"
 	@echo "             bench-lockstat: DEVS DISK_MB LIMIT_MB WORKERS WORKER_MB"
@@ -84,6 +86,7 @@ help:
 	@echo "             patch numbers of prefixes measured too; default the one"
 	@echo "             that removes the swap_avail_head plist); bench-alloc and"
 	@echo "             bench-swapoff: ICOUNT=1 (guest time counts instructions);"
+	@echo "             bench-swapoff: TAG= (a name for the run's files);"
 	@echo "             hibernate.sh: HIBERNATE_MB DISK_MB"
 
 deps:
