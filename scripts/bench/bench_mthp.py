@@ -13,7 +13,7 @@ import re
 import statistics
 import sys
 
-from bench import cli, collect_matches
+from bench import accel_of, cli, collect_matches, tcg
 
 LINE = re.compile(r"# mthp (\w+): faulted=(-?\d+) swpout=(-?\d+) swpout_fallback=(-?\d+)")
 
@@ -37,7 +37,7 @@ def report(a):
             for k in ("faulted", "swpout", "swpout_fallback"):
                 d.setdefault(k, []).append(int(r[k]))
     print("64 KiB mTHP folios paged out: written whole (swpout) and split first")
-    print("(swpout_fallback), medians [min..max] over the boots")
+    print("(swpout_fallback), medians [min..max] over the boots, %s" % tcg(False, accel_of(a.csv)))
     for sc, kernels in data.items():
         print("\n%s" % sc)
         print("  %-8s %-22s %-22s %s" % ("kernel", "swpout", "swpout_fallback", "faulted"))

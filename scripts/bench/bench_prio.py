@@ -13,7 +13,7 @@ import csv
 import re
 import sys
 
-from bench import cli, collect_matches
+from bench import accel_of, cli, collect_matches, tcg
 from bench_mthp import cell
 
 LINE = re.compile(r"# prio (\w+): low_kb=(-?\d+) high_kb=(-?\d+)")
@@ -32,7 +32,7 @@ def report(a):
                 d.setdefault(k, []).append(int(r[k]))
     print("Paged out by one CPU after the higher-priority device had room again:")
     print("kB to the lower-priority device and to the higher one, medians [min..max]")
-    print("over the boots")
+    print("over the boots, %s" % tcg(False, accel_of(a.csv)))
     print("\n  %-8s %-8s %-22s %s" % ("order", "kernel", "low (inverted)", "high"))
     for sc, kernels in data.items():
         for k in ("base", "patched"):
