@@ -12,9 +12,11 @@ SAID_FLAVOR = $(or $(FLAVOR),$(if $(KCSAN),kcsan,$(if $(DEBUG),debug,)))
 LAST_FLAVOR = $(shell cat $(BUILD)/last-flavor-$(VARIANT)-$(ARCH) 2>/dev/null)
 KERNEL_FLAVOR = $(or $(SAID_FLAVOR),plain)
 BOOT_FLAVOR = $(or $(SAID_FLAVOR),$(LAST_FLAVOR),plain)
-# The defaults are scripts/lib.sh's SERIES_TESTS and SERIES_SELFTESTS.
-TESTS ?= $(shell sed -n 's/^SERIES_TESTS=//p' scripts/lib.sh)
-SELFTESTS ?= $(shell sed -n 's/^SERIES_SELFTESTS="\(.*\)"$$/\1/p' scripts/lib.sh)
+# The defaults are scripts/lib.sh's SERIES_TESTS and SERIES_SELFTESTS, as
+# the shell reads them (so that no quoting there can empty them here).
+lib_value = $(shell TOP='$(CURDIR)' sh -c '. scripts/lib.sh && printf %s "$$$(1)"')
+TESTS ?= $(call lib_value,SERIES_TESTS)
+SELFTESTS ?= $(call lib_value,SERIES_SELFTESTS)
 ARCH ?= x86_64
 export BUILD VARIANT FLAVOR KERNEL_SRC KERNEL_REF SWAPQ_CACHE SELFTESTS ARCH
 

@@ -25,3 +25,19 @@ if make -s -n -C "$TOP" BUILD="$T/build" kernel DEBUG=1 2>/dev/null |
 else
 	notok kernel-records-its-flavour "$(make -s -n -C "$TOP" BUILD="$T/build" kernel DEBUG=1 2>&1 | tail -n 2)"
 fi
+
+# No guest tests is no run: boot.sh refuses it, and the judge fails a run
+# that reports no case (tests/test-arch.sh boots one).
+: >"$T/bzImage"
+expect_fail boot-needs-tests 'no guest tests given' "$TOP/scripts/kernel/boot.sh" "$T/bzImage" "" t
+# make takes its defaults from lib.sh as the shell reads it: quoted
+# otherwise there, they are the same.
+mkdir -p "$T/mk"
+cp -R "$TOP/Makefile" "$TOP/scripts" "$T/mk/"
+sed -i "s/^SERIES_TESTS=.*/SERIES_TESTS='sanity,vmtests-swap'/; s/^SERIES_SELFTESTS=.*/SERIES_SELFTESTS='swapoff swap_devices'/" \
+	"$T/mk/scripts/lib.sh"
+if make -s -C "$T/mk" help 2>&1 | grep -q 'TESTS (sanity,vmtests-swap) SELFTESTS (swapoff swap_devices)'; then
+	ok make-defaults-as-the-shell-reads-them
+else
+	notok make-defaults-as-the-shell-reads-them "$(make -s -C "$T/mk" help 2>&1 | grep 'TESTS (')"
+fi

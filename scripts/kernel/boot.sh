@@ -16,6 +16,7 @@ set -eu
 kernel=$1
 tests=$2
 name=$3
+[ -n "$tests" ] || die "no guest tests given (TESTS=a,b: programs of guest/tests/)"
 : "${SMP:=2}"
 : "${MEM:=3G}"
 : "${TIMEOUT:=$(guest_timeout "$tests" "${kernel%/arch/*}/.config")}"
@@ -45,7 +46,8 @@ echo "qemu_status=$rc elapsed=$el" >>"$res"
 [ -z "${NOJUDGE:-}" ] || exit 0
 # The results are parsed by the kernel tree's own kunit_parser: SRC's, or
 # that of the tree the kernel was built from (its object directory's
-# "source" link).
+# "source" link).  Each test program is a case at least: a run that
+# reports none ran nothing, and fails.
 exec python3 "$TOP/scripts/results.py" judge --name "$name" --smp "$SMP" --console "$con" --results "$res" \
 	--src "${SRC:-${kernel%/arch/*}/source}" \
-	--clocksource "$arch_clocksource" ${STRICT_SKIP:+--skip-fails}
+	--clocksource "$arch_clocksource" --require-cases ${STRICT_SKIP:+--skip-fails}
