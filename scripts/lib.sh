@@ -598,6 +598,29 @@ stage_done() {
 		"$(date -u +%Y-%m-%dT%H:%MZ)" "$(($(date +%s) - _st))" >>"$STAGES"
 }
 
+# step_log NAME DESC CMD...: stage NAME runs CMD into
+# $BUILD/logs/check-NAME.log and counts its closing line.  A step that
+# ended without that line was cut short: not recorded, it runs again.  One
+# that exits non-zero though its line has no failure (it died after
+# printing another part's counts: cross.sh's architectures) fails too.
+step_log() {
+	stage "$1" || return 0
+	say "$2"
+	_n=$1
+	shift 2
+	_rcf=$BUILD/logs/check-$_n.rc
+	{
+		CHECK_STAGE=$_n STAGE_ID=$STAGE_ID STAGES=$STAGES "$@"
+		echo $? >"$_rcf"
+	} | tee "$BUILD/logs/check-$_n.log"
+	_f0=$fail
+	count "$BUILD/logs/check-$_n.log" "$_n" || return 0
+	_rc=$(cat "$_rcf" 2>/dev/null || echo "?")
+	[ "$_rc" = 0 ] || [ "$fail" -ne "$_f0" ] ||
+		result "$_n-exit-status" 1 "exited $_rc after a closing line with no failure (see build/logs/check-$_n.log)"
+	stage_done
+}
+
 # part NAME, part_done: stage and stage_done for one part of a long stage
 # that a script of its own runs (a prefix of prefix-boot.sh), recorded as
 # STAGE/NAME, so that a resumed run goes on from the part it was cut short

@@ -124,3 +124,16 @@ else
 fi
 expect_fail stages-record-nothing-to-read "no stage records" \
 	env TOP="$r" BUILD="$T/none" STAGE_RECORDS= sh "$TOP/scripts/check/record-stages.sh"
+
+# step_log: a stage that prints a passing closing line and then exits
+# non-zero fails; one whose line has its failures already is not counted
+# twice; a clean one adds its counts.
+steps() {
+	BUILD=$T sh -c '. "$TOP/scripts/lib.sh"; mkdir -p "$BUILD/logs"; STAGES=$BUILD/steps STAGE_ID=x
+		pass=0 fail=0; stage_init
+		step_log lying "a stage" sh -c "echo \"3 passed, 0 failed\"; exit 2" >/dev/null 2>&1
+		step_log failing "a stage" sh -c "echo \"2 passed, 1 failed\"; exit 1" >/dev/null 2>&1
+		step_log clean "a stage" sh -c "echo \"4 passed, 0 failed\"" >/dev/null 2>&1
+		echo "$pass $fail"'
+}
+expect_eq stages-exit-status-counts "$(steps)" "9 2"

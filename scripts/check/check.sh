@@ -30,18 +30,6 @@ if ! src=$(lastline "$TOP/scripts/kernel/tree.sh" work 2>"$BUILD/logs/check-work
 	exit 1
 fi
 
-# step_log NAME DESC CMD...: stage NAME runs CMD into build/logs/check-NAME.log
-# and counts its closing line.
-step_log() {
-	stage "$1" || return 0
-	say "$2"
-	_n=$1
-	shift 2
-	CHECK_STAGE=$_n STAGE_ID=$STAGE_ID STAGES=$STAGES "$@" | tee "$BUILD/logs/check-$_n.log"
-	# A step that ended without its closing line was cut short: run again.
-	count "$BUILD/logs/check-$_n.log" "$_n" && stage_done
-}
-
 step_log harness "harness tests" "$TOP/tests/run.sh"
 step_log gates "series gates" "$TOP/scripts/check/gates.sh"
 step_log kunit-uml "KUnit as mm/tests/.kunitconfig documents it: kunit.py on UML (no THP_SWAP)" \
