@@ -564,7 +564,8 @@ stage_id() {
 		echo "${KERNEL_SRC:-} ${KERNEL_REF:-} ${PREFIXES:-} ${MUTATIONS:-}"
 		echo "${GUEST_TESTS:-$CHECK_TESTS} ${SELFTESTS:-$SERIES_SELFTESTS}"
 		echo "${CROSS_ARCHES:-} ${CROSS_TESTS:-} ${HARNESS_TESTS:-} ${TOOLS:-} ${GUEST_TIMEOUT:-}"
-		echo "${ACCEL:-auto}"
+		echo "${ACCEL:-auto} ${FULL_PREFIXES:-} ${TESTS_FIRST:-} ${SMP:-} ${MEM:-}"
+		echo "${DEB_VERSION:-} ${HIBERNATE_MB:-}"
 	} | git hash-object --stdin
 }
 

@@ -106,6 +106,14 @@ git -C "$r" -c user.name=t -c user.email=t@t commit -qam two
 [ "$(id)" != "$id1" ]
 expect_eq stages-id-sees-commits "$?" 0
 
+# A parameter that changes what a stage runs is part of the identity: a
+# record made with another SMP, MEM or FULL_PREFIXES is not reused.
+moved=
+for kv in SMP=4 MEM=6G FULL_PREFIXES=3 TESTS_FIRST=2 ACCEL=tcg; do
+	[ "$(env "$kv" sh -c '. "$TOP/scripts/lib.sh"; TOP=$1 stage_id' sh "$r")" != "$(id)" ] || moved="$moved $kv"
+done
+expect_eq stages-id-sees-parameters "${moved:-none}" none
+
 # make record-stages takes this tree's finished stages, each once.
 mkdir -p "$r/build/logs"
 id3=$(id)
