@@ -610,6 +610,7 @@ step_log() {
 	_n=$1
 	shift 2
 	_rcf=$BUILD/logs/check-$_n.rc
+	rm -f "$_rcf"
 	{
 		CHECK_STAGE=$_n STAGE_ID=$STAGE_ID STAGES=$STAGES "$@"
 		echo $? >"$_rcf"
