@@ -211,8 +211,11 @@ accel_probe() {
 		elif [ "$_rc" -eq 124 ] || [ "$_rc" -eq 137 ]; then
 			echo "tcg a boot under KVM did not finish in $_pt s" >"$_cf"
 		else
-			echo "tcg a boot under KVM failed (QEMU status $_rc: $(grep -v '^ *$' "$_pl.qemu.log" 2>/dev/null |
-				tail -n1 | cut -c1-160))" >"$_cf"
+			# QEMU's own error line says why ("failed to set MSR ..."),
+			# not the "Aborted" after it.
+			_e=$(grep -m1 'error' "$_pl.qemu.log" 2>/dev/null ||
+				grep -v '^ *$' "$_pl.qemu.log" 2>/dev/null | tail -n1)
+			echo "tcg a boot under KVM failed (QEMU status $_rc: $(echo "$_e" | cut -c1-160))" >"$_cf"
 		fi
 	fi
 	read -r accel accel_why <"$_cf"
