@@ -40,3 +40,19 @@ synthetic_base() {
 		pgit -C "$1" commit -q --no-gpg-sign --no-verify -m "synthetic base" &&
 		git -C "$1" rev-parse HEAD
 }
+
+# bindir DIR EXCEPT...: DIR holds a link to every program of this
+# machine's PATH but those named (a PATH as another machine has it).
+bindir() {
+	_d=$1
+	shift
+	mkdir -p "$_d"
+	for _p in $(printf '%s\n' "$PATH" | tr : ' '); do
+		for _f in "$_p"/*; do
+			_n=${_f##*/}
+			[ -x "$_f" ] && [ ! -e "$_d/$_n" ] || continue
+			case " $* " in *" $_n "*) continue ;; esac
+			ln -s "$_f" "$_d/$_n"
+		done
+	done
+}

@@ -17,14 +17,7 @@ sum=$(sha256sum "$a/pool/linux-source-7.3_7.3.0-9_all.deb" | cut -d' ' -f1)
 mkdir -p "$a/dists/trixie-backports/main/binary-amd64"
 printf 'Package: linux-source-7.2\nVersion: 7.2.1-1\nFilename: pool/x.deb\n\nPackage: linux-source-7.3\nVersion: 7.3.0-9\nFilename: pool/linux-source-7.3_7.3.0-9_all.deb\n\n' |
 	xz >"$a/dists/trixie-backports/main/binary-amd64/Packages.xz"
-for p in $(printf '%s\n' "$PATH" | tr : ' '); do
-	for f in "$p"/*; do
-		n=${f##*/}
-		[ -x "$f" ] && [ ! -e "$T/bin/$n" ] || continue
-		case $n in apt-get | apt | apt-cache | dpkg | dpkg-deb | dpkg-query | curl | wget) continue ;; esac
-		ln -s "$f" "$T/bin/$n"
-	done
-done
+bindir "$T/bin" apt-get apt apt-cache dpkg dpkg-deb dpkg-query curl wget
 cat >"$T/bin/curl" <<EOF
 #!/bin/sh
 out= url=

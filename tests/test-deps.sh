@@ -6,22 +6,6 @@
 . "$(dirname "$0")/lib.sh"
 F=$TOP/scripts/kernel/deps.sh
 
-# bindir DIR EXCEPT...: DIR holds a link to every program of this
-# machine's PATH but those named.
-bindir() {
-	_d=$1
-	shift
-	mkdir -p "$_d"
-	for _p in $(printf '%s\n' "$PATH" | tr : ' '); do
-		for _f in "$_p"/*; do
-			_n=${_f##*/}
-			[ -x "$_f" ] && [ ! -e "$_d/$_n" ] || continue
-			case " $* " in *" $_n "*) continue ;; esac
-			ln -s "$_f" "$_d/$_n"
-		done
-	done
-}
-
 # The harness installed its tools before its tests (make check runs deps
 # first): the copy of PATH must satisfy deps.sh as it is.
 bindir "$T/all" apt-get apt dpkg-query dpkg
