@@ -22,9 +22,29 @@ SERIES_TESTS=sanity,vmtests-swap
 SERIES_SELFTESTS="swapoff swap_devices"
 # What make check's guest runs, to fit CI's time on a machine whose QEMU
 # TCG is slow: the swapoff kselftest whole, the swap_devices cases of
-# guest/tests/check-swap_devices; make check-full's guest runs
-# SERIES_TESTS as well.
-CHECK_TESTS=sanity,swapoff,check-swap_devices
+# guest/tests/check-swap_devices, and both run as a user other than root
+# (guest/tests/user-skips); make check-full's guest runs SERIES_TESTS as
+# well.
+CHECK_TESTS=sanity,swapoff,check-swap_devices,user-skips
+# The kselftests on a machine like a user's (make check-full): beside swap
+# and zram of its own, and stopped by ^C, SIGTERM and SIGKILL half way,
+# then run again.
+USER_TESTS=user-own-swap,user-interrupt
+# The swapoff kselftest's sizes in a guest under TCG (boot.sh): those the
+# guest stages were timed with; its defaults are for a VM under KVM.
+TCG_SWAPOFF_SIZES="SWAPOFF_ZRAM_DISK_MB=4096 SWAPOFF_ZRAM_FILLS_MB=16,64,256"
+# guest_append ACCEL APPEND: the guest kernel's extra command line.  The
+# swapoff kselftest's default sizes are for a VM under KVM (a 16 GiB zram
+# device filled to 4 GiB); under TCG the guest gets TCG_SWAPOFF_SIZES,
+# unless APPEND sets SWAPOFF_ sizes itself.  The kernel hands the
+# KEY=VALUE words it does not know to init, as its environment.
+guest_append() {
+	case "$1 $2" in
+	tcg*SWAPOFF_*) echo "$2" ;;
+	tcg*) echo "${2:+$2 }$TCG_SWAPOFF_SIZES" ;;
+	*) echo "$2" ;;
+	esac
+}
 # quick_cases FILE: the kselftest cases a guest/tests/quick-* or check-*
 # wrapper selects (its -t NAME arguments), one per line.
 quick_cases() {

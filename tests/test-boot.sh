@@ -26,6 +26,12 @@ else
 	notok kernel-records-its-flavour "$(make -s -n -C "$TOP" BUILD="$T/build" kernel DEBUG=1 2>&1 | tail -n 2)"
 fi
 
+# Under TCG the swapoff kselftest gets the sizes the guest stages were
+# timed with, unless the caller sets its own; under KVM its defaults.
+got="$(guest_append tcg '')|$(guest_append tcg 'x=1')|$(guest_append tcg 'SWAPOFF_DISK_MB=64')|$(guest_append kvm '')"
+expect_eq boot-tcg-swapoff-sizes "$got" \
+	"$TCG_SWAPOFF_SIZES|x=1 $TCG_SWAPOFF_SIZES|SWAPOFF_DISK_MB=64|"
+
 # No guest tests is no run: boot.sh refuses it, and the judge fails a run
 # that reports no case (tests/test-arch.sh boots one).
 : >"$T/bzImage"

@@ -38,7 +38,7 @@ step_log kunit-uml "KUnit as mm/tests/.kunitconfig documents it: kunit.py on UML
 # The debug test kernel, built unless a resumed run has recorded every
 # stage that boots it (a fresh machine then skips a long cold build).
 booted="test-kernel guest runner"
-[ "${CHECK_FULL:-}" = 1 ] && booted="$booted guest-all guest-4cpu errno stress faultinj"
+[ "${CHECK_FULL:-}" = 1 ] && booted="$booted guest-all guest-4cpu user-machine errno stress faultinj"
 kernel= recorded=1
 for s in $booted; do
 	[ -n "$(stage_record "$s")" ] || recorded=
@@ -113,7 +113,13 @@ if stage swap-n; then
 	k0=$(VARIANT=patched FLAVOR=noswap "$TOP/scripts/kernel/kernel.sh" | tail -n1)
 	[ -r "$k0" ]
 	result build-swap-n $? "the series does not build with CONFIG_SWAP=n (see build/logs/build-x86_64-patched-noswap.log)"
-	stage_done
+	# The kselftests on it, as on a user's kernel without swap: every
+	# case skips with the reason, as root and as nobody.
+	if [ -r "$k0" ]; then
+		SRC="$src" "$TOP/scripts/kernel/boot.sh" "$k0" user-skips check-noswap |
+			tee "$BUILD/logs/check-noswap.log"
+		count "$BUILD/logs/check-noswap.log" noswap && stage_done
+	fi
 fi
 
 if [ "${CHECK_FULL:-}" = 1 ]; then
@@ -128,6 +134,12 @@ if [ "${CHECK_FULL:-}" = 1 ]; then
 		step_log guest-4cpu "device selection with 4 vCPUs on 2 host cores (function, not timing)" \
 			env SRC="$src" SMP=4 STRICT_SKIP=1 TIMEOUT="$GUEST_TIMEOUT" \
 			"$TOP/scripts/kernel/boot.sh" "$kernel" swap_devices check-guest-4cpu
+
+		# Four runs of run_vmtests.sh -t swap, three of them whole or
+		# nearly: twice the hang guard of one.
+		step_log user-machine "the kselftests beside the machine's own swap, stopped half way and run again" \
+			env SRC="$src" STRICT_SKIP=1 TIMEOUT=$((GUEST_TIMEOUT * 2)) \
+			"$TOP/scripts/kernel/boot.sh" "$kernel" "$USER_TESTS" check-user-machine
 
 		errnos() { tr -d '\r' <"$1" | sed -n 's/.*:bad_input:\(.*: [0-9][0-9]* (.*)\)$/\1/p'; }
 		if stage errno; then

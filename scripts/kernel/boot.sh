@@ -33,6 +33,7 @@ initrd=$BUILD/initramfs-$name.cpio.gz
 MODULES=${kernel%/arch/*}/swapq-modules HEADERS=${kernel%/arch/*}/usr/include \
 	"$TOP/scripts/kernel/initramfs.sh" "$initrd" "${SRC:-}"
 accel_pick "$kernel" "$initrd"
+APPEND=$(guest_append "$accel" "$APPEND")
 say "booting $name: $(basename "$(dirname "$(dirname "$(dirname "$(dirname "$kernel")")")")") $accel smp=$SMP mem=$MEM tests=$tests (timeout ${TIMEOUT}s)"
 t0=$(date +%s)
 rc=0

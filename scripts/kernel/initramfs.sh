@@ -28,6 +28,9 @@ else
 		die "no statically linked bash for run_vmtests.sh (Debian's bash-static; or set BASH_STATIC=)"
 fi
 stage=$(mktemp -d)
+# The root of the guest: mktemp makes it 0700, which would keep users other
+# than root (guest/tests/user-skips) from everything.
+chmod 755 "$stage"
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/bin" "$stage/tests" "$stage/dev" "$stage/proc" "$stage/sys" "$stage/tmp"
 cp "$bb" "$stage/bin/busybox"
@@ -39,6 +42,12 @@ cp "$TOP/guest/ktap-nest" "$stage/bin/ktap-nest"
 if [ -n "$arch_qexit" ]; then
 	"$cc" -static -O2 -Wall -o "$stage/bin/qexit" "$TOP/guest/qexit.c" || die "cannot build qexit"
 fi
+# Helpers of the guest tests that play a user's machine: swaphold, a
+# process of the machine's own with data in its own swap; asnobody, a
+# program run by a user who is not root.
+for h in swaphold asnobody; do
+	"$cc" -static -O2 -Wall -o "$stage/bin/$h" "$TOP/guest/$h.c" || die "cannot build $h"
+done
 for f in "$TOP"/guest/tests/*; do
 	case $f in
 	*/lkdtm.sh)
