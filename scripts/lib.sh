@@ -28,8 +28,9 @@ SERIES_SELFTESTS="swapoff swap_devices"
 CHECK_TESTS=sanity,swapoff,check-swap_devices,user-skips
 # The kselftests on a machine like a user's (make check-full): beside swap
 # and zram of its own, and stopped by ^C, SIGTERM and SIGKILL half way,
-# then run again.
-USER_TESTS=user-own-swap,user-interrupt
+# then run again; and the KUnit suites run again through debugfs beside
+# the machine's own swap and hibernation device lookups (kunit-live).
+USER_TESTS=user-own-swap,user-interrupt,kunit-live
 # The swapoff kselftest's sizes in a guest under TCG (boot.sh): those the
 # guest stages were timed with; its defaults are for a VM under KVM.
 TCG_SWAPOFF_SIZES="SWAPOFF_ZRAM_DISK_MB=4096 SWAPOFF_ZRAM_FILLS_MB=16,64,256"

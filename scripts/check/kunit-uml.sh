@@ -2,9 +2,9 @@
 # The KUnit suites run the way mm/tests/.kunitconfig tells a user to:
 #   ./tools/testing/kunit/kunit.py run --kunitconfig=mm/tests
 # in the work tree, on UML, whose config has no THP_SWAP (only order 0
-# has cluster lists there).  One result line per case; a case skipped
-# because it needs CONFIG_THP_SWAP is listed but not counted, any other
-# skip fails.  Ends with "N passed, N failed".
+# has cluster lists there) and no HIBERNATION.  One result line per case;
+# a case skipped because it needs CONFIG_THP_SWAP or CONFIG_HIBERNATION is
+# listed but not counted, any other skip fails.  Ends with "N passed, N failed".
 set -u
 . "$(dirname "$0")/../lib.sh"
 pass=0 fail=0
@@ -26,7 +26,7 @@ while IFS= read -r line; do
 	PASSED) result "kunit-uml:$rest" 0 ;;
 	SKIPPED)
 		case $rest in
-		*"needs CONFIG_THP_SWAP"*) echo "# skip kunit-uml:$rest" ;;
+		*"needs CONFIG_THP_SWAP"* | *"needs CONFIG_HIBERNATION"*) echo "# skip kunit-uml:$rest" ;;
 		*) result "kunit-uml:$rest" 1 "skipped" ;;
 		esac ;;
 	*) result "kunit-uml:$rest" 1 "$st" ;;

@@ -44,8 +44,9 @@ if [ -n "$arch_qexit" ]; then
 fi
 # Helpers of the guest tests that play a user's machine: swaphold, a
 # process of the machine's own with data in its own swap; asnobody, a
-# program run by a user who is not root.
-for h in swaphold asnobody; do
+# program run by a user who is not root; snaplook, the hibernation device
+# lookups a running machine can make.
+for h in swaphold asnobody snaplook; do
 	"$cc" -static -O2 -Wall -o "$stage/bin/$h" "$TOP/guest/$h.c" || die "cannot build $h"
 done
 for f in "$TOP"/guest/tests/*; do
