@@ -29,8 +29,10 @@ CHECK_TESTS=sanity,swapoff,check-swap_devices,user-skips
 # The kselftests on a machine like a user's (make check-full): beside swap
 # and zram of its own, and stopped by ^C, SIGTERM and SIGKILL half way,
 # then run again; and the KUnit suites run again through debugfs beside
-# the machine's own swap and hibernation device lookups (kunit-live).
-USER_TESTS=user-own-swap,user-interrupt,kunit-live
+# the machine's own swap and hibernation device lookups (kunit-live); and
+# the mm selftests installed as a user installs them and run through
+# run_kselftest.sh (user-install).
+USER_TESTS=user-own-swap,user-interrupt,kunit-live,user-install
 # The swapoff kselftest's sizes in a guest under TCG (boot.sh): those the
 # guest stages were timed with; its defaults are for a VM under KVM.
 TCG_SWAPOFF_SIZES="SWAPOFF_ZRAM_DISK_MB=4096 SWAPOFF_ZRAM_FILLS_MB=16,64,256"
@@ -340,6 +342,32 @@ selftests_make() {
 	make -s -C "$_src/tools/testing/selftests/mm" OUTPUT="$_out" ARCH="$ARCH" \
 		CC="$arch_cc" LDFLAGS=-static KHDR_INCLUDES="-isystem $_hdr" \
 		EXTRA_CFLAGS="${EXTRA_CFLAGS:-}" $_t
+}
+
+# ksft_install_for TESTS: 1 when a guest test of TESTS (a,b,...) runs the
+# selftests from a user's install of them (guest/tests/user-install).
+ksft_install_for() {
+	case ",$1," in *,user-install,*) echo 1 ;; esac
+}
+
+# selftests_install SRC DIR HDR: the mm selftests of the tree SRC as a
+# user installs them, `make -C tools/testing/selftests TARGETS=mm install`,
+# into DIR, built against the uapi headers in HDR (the booted kernel's:
+# copied alone into an O= directory, so that no kernel object or module
+# of the tree is built) and statically linked for the libc-less guest.
+# Needs rsync and, for some mm programs, libnuma's and libcap's static
+# libraries (deps.sh libnuma-dev libcap-dev rsync).
+selftests_install() {
+	_src=$1 _dir=$2 _hdr=$3
+	[ -d "$_hdr/linux" ] || { echo "no kernel uapi headers in $_hdr" >&2; return 1; }
+	arch_load
+	_o=$(mktemp -d) || return 1
+	mkdir -p "$_o/usr" && cp -R "$_hdr" "$_o/usr/include" &&
+		make -s -C "$_src/tools/testing/selftests" O="$_o" TARGETS=mm ARCH="$ARCH" \
+			CC="$arch_cc" USERLDFLAGS=-static INSTALL_PATH="$_dir" install
+	_rc=$?
+	rm -rf "$_o"
+	return $_rc
 }
 
 # alloc_workload: the allocation workload's parameters (bench-alloc and

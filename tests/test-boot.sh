@@ -9,6 +9,12 @@ got="$(guest_timeout sanity "$T/debug.config") $(guest_timeout sanity,lkdtm-WARN
 got="$got $(guest_timeout sanity,vmtests-swap "$T/debug.config") $(guest_timeout swapoff "$T/plain.config")"
 expect_eq boot-timeout-follows-tests-and-kernel "$got" "600 600 $GUEST_TIMEOUT $((GUEST_TIMEOUT / 3))"
 
+# The guest gets a user's install of the mm selftests when, and only
+# when, user-install is among its tests.
+got="$(ksft_install_for user-install)|$(ksft_install_for sanity,user-install,kunit-live)"
+got="$got|$(ksft_install_for sanity,user-own-swap)|$(ksft_install_for user-installer)"
+expect_eq boot-installs-selftests-for-user-install "$got" "1|1||"
+
 # The recipes make would run (make -n): kernel.sh is asked for the flavour.
 flavor_of() { make -s -n -C "$TOP" BUILD="$T/build" "$@" 2>/dev/null | grep -o 'FLAVOR=[a-z]* ' | head -n1; }
 mkdir -p "$T/build"

@@ -135,10 +135,11 @@ if [ "${CHECK_FULL:-}" = 1 ]; then
 			env SRC="$src" SMP=4 STRICT_SKIP=1 TIMEOUT="$GUEST_TIMEOUT" \
 			"$TOP/scripts/kernel/boot.sh" "$kernel" swap_devices check-guest-4cpu
 
-		# Four runs of run_vmtests.sh -t swap, three of them whole or
-		# nearly: twice the hang guard of one.
+		# Five runs of run_vmtests.sh -t swap, four of them whole or
+		# nearly (the last through run_kselftest.sh): three times the
+		# hang guard of one.
 		step_log user-machine "the kselftests beside the machine's own swap, stopped half way and run again" \
-			env SRC="$src" STRICT_SKIP=1 TIMEOUT=$((GUEST_TIMEOUT * 2)) \
+			env SRC="$src" STRICT_SKIP=1 TIMEOUT=$((GUEST_TIMEOUT * 3)) \
 			"$TOP/scripts/kernel/boot.sh" "$kernel" "$USER_TESTS" check-user-machine
 
 		errnos() { tr -d '\r' <"$1" | sed -n 's/.*:bad_input:\(.*: [0-9][0-9]* (.*)\)$/\1/p'; }

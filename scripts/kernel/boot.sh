@@ -29,6 +29,8 @@ need "$arch_qemu" timeout python3
 [ -r "$kernel" ] || die "no kernel image at $kernel"
 mkdir -p "$BUILD/logs"
 initrd=$BUILD/initramfs-$name.cpio.gz
+KSFT_INSTALL=$(ksft_install_for "$tests")
+export KSFT_INSTALL
 # kernel.sh installs the kernel's modules beside its objects.
 MODULES=${kernel%/arch/*}/swapq-modules HEADERS=${kernel%/arch/*}/usr/include \
 	"$TOP/scripts/kernel/initramfs.sh" "$initrd" "${SRC:-}"

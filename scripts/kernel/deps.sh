@@ -29,6 +29,8 @@ probes() {
 	bash-static) echo static:bash ;;
 	xz-utils) echo cmd:xz ;;
 	kmod) echo cmd:depmod ;;
+	libnuma-dev) echo hdr:numa.h ;;
+	libcap-dev) echo hdr:sys/capability.h ;;
 	qemu-system-x86) echo cmd:qemu-system-x86_64 ;;
 	qemu-system-arm) echo cmd:qemu-system-aarch64 ;;
 	gcc-aarch64-linux-gnu) echo cmd:aarch64-linux-gnu-gcc ;;
@@ -37,7 +39,7 @@ probes() {
 	libmailtools-perl) echo perl:Mail::Address ;;
 	lld-19) echo cmd:ld.lld-19 ;;
 	llvm-19) echo cmd:llvm-ar-19 ;;
-	flex | bison | bc | cpio | ccache | python3 | git | file | gcc | sparse | clang-19)
+	flex | bison | bc | cpio | ccache | python3 | git | file | gcc | sparse | clang-19 | rsync)
 		echo "cmd:$1" ;;
 	*) echo "dpkg:$1" ;;
 	esac

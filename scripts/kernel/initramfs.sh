@@ -11,7 +11,7 @@ set -eu
 . "$(dirname "$0")/../lib.sh"
 out=$1
 src=${2:-}
-: "${SELFTESTS:=}"
+: "${SELFTESTS:=}" "${KSFT_INSTALL:=}"
 arch_load
 cc=$arch_cc
 need cpio gzip "$cc"
@@ -19,12 +19,12 @@ bash=
 if [ -n "$arch_debian_arch" ]; then
 	bb=$(lastline "$TOP/scripts/kernel/debian-static.sh" busybox-static bin/busybox) ||
 		die "no $ARCH busybox"
-	[ -z "$SELFTESTS" ] || bash=$(lastline "$TOP/scripts/kernel/debian-static.sh" bash-static bin/bash-static) ||
+	[ -z "$SELFTESTS$KSFT_INSTALL" ] || bash=$(lastline "$TOP/scripts/kernel/debian-static.sh" bash-static bin/bash-static) ||
 		die "no $ARCH bash"
 else
 	bb=$(static_prog busybox) ||
 		die "no statically linked busybox (Debian's busybox-static; or set BUSYBOX_STATIC=)"
-	[ -z "$SELFTESTS" ] || bash=$(static_prog bash) ||
+	[ -z "$SELFTESTS$KSFT_INSTALL" ] || bash=$(static_prog bash) ||
 		die "no statically linked bash for run_vmtests.sh (Debian's bash-static; or set BASH_STATIC=)"
 fi
 stage=$(mktemp -d)
@@ -70,8 +70,8 @@ if [ -n "${GUEST_EXTRA:-}" ]; then
 	cp "$GUEST_EXTRA"/* "$stage/tests/" || die "cannot copy $GUEST_EXTRA"
 fi
 # The selftests' own runner (guest/tests/vmtests-swap runs it) needs bash.
+[ -z "$bash" ] || cp "$bash" "$stage/bin/bash"
 if [ -n "$SELFTESTS" ]; then
-	cp "$bash" "$stage/bin/bash"
 	cp "$src/tools/testing/selftests/mm/run_vmtests.sh" "$stage/tests/" ||
 		die "no run_vmtests.sh in $src"
 fi
@@ -91,6 +91,16 @@ if [ -n "$progs" ]; then
 	selftests_make "$src" "$stage/tests" "${HEADERS:-}" $progs >"$stage/selftests.log" 2>&1 ||
 		die "cannot build the selftests$progs: $(tail -n 3 "$stage/selftests.log" | tr '\n' ' ')"
 	rm -f "$stage/selftests.log"
+fi
+# The mm selftests installed as a user installs them, for
+# guest/tests/user-install (boot.sh sets KSFT_INSTALL=1 for it).
+if [ -n "$KSFT_INSTALL" ]; then
+	[ -n "$src" ] || die "KSFT_INSTALL given without a kernel tree"
+	"$TOP/scripts/kernel/deps.sh" libnuma-dev libcap-dev rsync ||
+		die "cannot install what the mm selftests' install needs"
+	selftests_install "$src" "$stage/kselftest" "${HEADERS:-}" >"$stage/install.log" 2>&1 ||
+		die "cannot install the mm selftests: $(tail -n 3 "$stage/install.log" | tr '\n' ' ')"
+	rm -f "$stage/install.log"
 fi
 chmod +x "$stage"/tests/*
 (cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -9) >"$out.tmp"
