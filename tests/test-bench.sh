@@ -38,6 +38,27 @@ fi
 expect_fail swapoff-graph-fill-count '2 swapoff calls traced, 3 fills' \
 	python3 bench.py phases --kernel base --rep 1 --fills 16,64,1024 \
 	--results "$TOP/tests/data/swapoff-graph.log"
+# The swapoff collector reads the kselftest's own lines (swapoff.c): the
+# first fill warms up, the cache line goes with the fill after it; a boot
+# whose device is not the size the run asked for is refused.
+printf '%s\n' 'SWAPQ-FACT cpus=2 clocksource=tsc' \
+	'# swapoff.c:781:fill_levels:swap cache 16300 kB before swapoff' \
+	'# swapoff.c:781:fill_levels:swapoff zram 65536 MiB, fill 16 MiB, kept 16 MiB: 23.739 ms' \
+	'# swapoff.c:780:fill_levels:swap cache 16200 kB before swapoff' \
+	'# swapoff.c:781:fill_levels:swapoff zram 65536 MiB, fill 1024 MiB, kept 16 MiB: 25.5 ms' \
+	'# swapoff.c:477:data_intact:swapoff zram 1024 MiB, data 256 MiB (262144 kB out): 385.394 ms' \
+	>"$T/swapoff.log"
+got=$(BENCH_DISK_MB=65536 BENCH_ORD_DISK_MB=1024 python3 bench.py collect --kernel base --rep 1 \
+	--results "$T/swapoff.log" | tr '\n' ' ')
+if [ "$got" = "base,1,fill,1024,16,16200,25.5,2,tsc base,1,ordinary,256,0,262144,385.394,2,tsc " ]; then
+	ok swapoff-collect
+else
+	notok swapoff-collect "$got"
+fi
+expect_fail swapoff-collect-other-size 'the guest.s device was 65536 MiB, not the 4096 asked for' \
+	env BENCH_DISK_MB=4096 python3 bench.py collect --kernel base --rep 1 --results "$T/swapoff.log"
+expect_fail swapoff-collect-no-lines 'no swapoff timing line' \
+	python3 bench.py collect --kernel base --rep 1 --results "$TOP/tests/data/clean.log"
 # The mTHP collector: one row per scenario line, with the guest's facts.
 printf '%s\n' 'SWAPQ-FACT cpus=2 clocksource=tsc' \
 	'# mthp one_device: faulted=2048 swpout=2040 swpout_fallback=8' \

@@ -66,7 +66,9 @@ bench_csv "$params" kernel,rep,kind,fill_mb,keep_mb,swapcache_kb,ms,cpus,clockso
 
 kernels="base patched" k_base=$kb k_patched=$kp
 SRC=$src SELFTESTS=swapoff GUEST_EXTRA=$extra TIMEOUT=${BENCH_TIMEOUT:-2400}
-export SRC SELFTESTS GUEST_EXTRA TIMEOUT
+# The collector refuses a boot whose devices were not these sizes.
+BENCH_DISK_MB=$DISK_MB BENCH_ORD_DISK_MB=$ORD_DISK_MB
+export SRC SELFTESTS GUEST_EXTRA TIMEOUT BENCH_DISK_MB BENCH_ORD_DISK_MB
 bench_reps "$kind" swapoff-bench bench.py
 if [ -n "$PROFILE" ]; then
 	# Each boot's trace, by fill: kernel,rep,fill_mb,part,ms.

@@ -24,8 +24,11 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from results import read_fact  # noqa: E402 (scripts/, shared with boot)
 from stats import fmt_interval, ratio_ci
 
-FILL = re.compile(r"swapoff: fill (\d+) MiB, kept (\d+) MiB \((?:swap )?cache (-?\d+) kB\): ([\d.]+) ms")
-DATA = re.compile(r"swapoff: data (\d+) MiB swapped out \((-?\d+) kB\): ([\d.]+) ms")
+# The swapoff kselftest's timing lines (swapoff.c): the swap cache it
+# held, then the time, each naming the device and its size.
+CACHE = re.compile(r"swap cache (-?\d+) kB before swapoff")
+FILL = re.compile(r"swapoff zram (\d+) MiB, fill (\d+) MiB, kept (\d+) MiB: ([\d.]+) ms")
+DATA = re.compile(r"swapoff zram (\d+) MiB, data (\d+) MiB \((-?\d+) kB out\): ([\d.]+) ms")
 
 
 def collect_matches(a, pattern, row):
@@ -52,21 +55,40 @@ def emit(a, rows, facts):
 
 
 def collect(a):
+    """The fill and ordinary rows of one boot.  The device each line names
+    must be the size the run asked for (--disk, --ord-disk): a guest that
+    ran other sizes fails the collection instead of filling the CSV."""
     facts = {}
     rows = []
     warmed = False
+    cache = None
     with open(a.results, encoding="utf-8", errors="replace") as f:
         for line in f:
             read_fact(line, facts)
+            m = CACHE.search(line)
+            if m:
+                cache = m.group(1)
             m = FILL.search(line)
             if m:
+                if a.disk and int(m.group(1)) != a.disk:
+                    print("bench.py: the guest's device was %s MiB, not the %d asked for"
+                          % (m.group(1), a.disk), file=sys.stderr)
+                    return 1
                 if not warmed:
                     warmed = True   # the first swapoff of a boot warms up
                     continue
-                rows.append(("fill", m.group(1), m.group(2), m.group(3), m.group(4)))
+                rows.append(("fill", m.group(2), m.group(3), cache if cache else "-1",
+                             m.group(4)))
+                cache = None
             m = DATA.search(line)
             if m:
-                rows.append(("ordinary", m.group(1), "0", m.group(2), m.group(3)))
+                if a.ord_disk and int(m.group(1)) != a.ord_disk:
+                    print("bench.py: the guest's ordinary device was %s MiB, not the %d asked for"
+                          % (m.group(1), a.ord_disk), file=sys.stderr)
+                    return 1
+                rows.append(("ordinary", m.group(2), "0", m.group(3), m.group(4)))
+    if not rows:
+        print("bench.py: no swapoff timing line in %s" % a.results, file=sys.stderr)
     return emit(a, rows, facts)
 
 
@@ -340,6 +362,7 @@ def add_collect(sub):
     c = sub.add_parser("collect")
     for opt in ("--kernel", "--rep", "--results"):
         c.add_argument(opt, required=True)
+    return c
 
 
 def cli(doc, collect, report, report_opts=()):
@@ -359,7 +382,12 @@ def cli(doc, collect, report, report_opts=()):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
-    add_collect(sub)
+    c = add_collect(sub)
+    # bench_reps calls every collector alike: bench-swapoff.sh passes the
+    # sizes it asked the guest for in BENCH_DISK_MB and BENCH_ORD_DISK_MB.
+    c.add_argument("--disk", type=int, default=int(os.environ.get("BENCH_DISK_MB") or 0))
+    c.add_argument("--ord-disk", type=int,
+                   default=int(os.environ.get("BENCH_ORD_DISK_MB") or 0))
     r = sub.add_parser("report")
     r.add_argument("--csv", required=True)
     r.add_argument("--svg")
