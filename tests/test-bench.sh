@@ -48,13 +48,9 @@ printf '%s\n' 'SWAPQ-FACT cpus=2 clocksource=tsc' \
 	'# swapoff.c:781:fill_levels:swapoff zram 65536 MiB, fill 1024 MiB, kept 16 MiB: 25.5 ms' \
 	'# swapoff.c:477:data_intact:swapoff zram 1024 MiB, data 256 MiB (262144 kB out): 385.394 ms' \
 	>"$T/swapoff.log"
-got=$(BENCH_DISK_MB=65536 BENCH_ORD_DISK_MB=1024 python3 bench.py collect --kernel base --rep 1 \
-	--results "$T/swapoff.log" | tr '\n' ' ')
-if [ "$got" = "base,1,fill,1024,16,16200,25.5,2,tsc base,1,ordinary,256,0,262144,385.394,2,tsc " ]; then
-	ok swapoff-collect
-else
-	notok swapoff-collect "$got"
-fi
+expect_eq swapoff-collect "$(BENCH_DISK_MB=65536 BENCH_ORD_DISK_MB=1024 python3 bench.py collect \
+	--kernel base --rep 1 --results "$T/swapoff.log" | tr '\n' ' ')" \
+	"base,1,fill,1024,16,16200,25.5,2,tsc base,1,ordinary,256,0,262144,385.394,2,tsc "
 expect_fail swapoff-collect-other-size 'the guest.s device was 65536 MiB, not the 4096 asked for' \
 	env BENCH_DISK_MB=4096 python3 bench.py collect --kernel base --rep 1 --results "$T/swapoff.log"
 expect_fail swapoff-collect-no-lines 'no swapoff timing line' \

@@ -54,6 +54,16 @@ def emit(a, rows, facts):
     return 0
 
 
+def size_differs(what, got, want):
+    """Whether a timing line's device (got, MiB) is not the one the run
+    asked for (want; 0: any), said on stderr."""
+    if want and int(got) != want:
+        print("bench.py: the guest's %s was %s MiB, not the %d asked for" % (what, got, want),
+              file=sys.stderr)
+        return True
+    return False
+
+
 def collect(a):
     """The fill and ordinary rows of one boot.  The device each line names
     must be the size the run asked for (--disk, --ord-disk): a guest that
@@ -70,9 +80,7 @@ def collect(a):
                 cache = m.group(1)
             m = FILL.search(line)
             if m:
-                if a.disk and int(m.group(1)) != a.disk:
-                    print("bench.py: the guest's device was %s MiB, not the %d asked for"
-                          % (m.group(1), a.disk), file=sys.stderr)
+                if size_differs("device", m.group(1), a.disk):
                     return 1
                 if not warmed:
                     warmed = True   # the first swapoff of a boot warms up
@@ -82,9 +90,7 @@ def collect(a):
                 cache = None
             m = DATA.search(line)
             if m:
-                if a.ord_disk and int(m.group(1)) != a.ord_disk:
-                    print("bench.py: the guest's ordinary device was %s MiB, not the %d asked for"
-                          % (m.group(1), a.ord_disk), file=sys.stderr)
+                if size_differs("ordinary device", m.group(1), a.ord_disk):
                     return 1
                 rows.append(("ordinary", m.group(2), "0", m.group(3), m.group(4)))
     if not rows:
