@@ -88,7 +88,9 @@ help:
 	@echo "             patch numbers of prefixes measured too; default the one"
 	@echo "             that removes the swap_avail_head plist); bench-alloc and"
 	@echo "             bench-swapoff: ICOUNT=1 (guest time counts instructions);"
-	@echo "             bench-swapoff: TAG= (a name for the run's files);"
+	@echo "             bench-swapoff: TAG= (a name for the run's files),"
+	@echo "             PREREQ=0 (no base+prerequisites kernel), APPEND= (the"
+	@echo "             guests' extra command line, say rcupdate.rcu_expedited=1);"
 	@echo "             hibernate.sh: HIBERNATE_MB DISK_MB"
 
 deps:

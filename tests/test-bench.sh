@@ -55,6 +55,36 @@ expect_fail swapoff-collect-other-size 'the guest.s device was 65536 MiB, not th
 	env BENCH_DISK_MB=4096 python3 bench.py collect --kernel base --rep 1 --results "$T/swapoff.log"
 expect_fail swapoff-collect-no-lines 'no swapoff timing line' \
 	python3 bench.py collect --kernel base --rep 1 --results "$TOP/tests/data/clean.log"
+# The swapoff report: a column per kernel booted (base, prereq, patched)
+# and the series against each; each kernel's largest fill over its limit
+# row, from the same boots, must lie under 1.05 in its whole interval.
+swapoff_csv() { # DISK PATCHED_LIMIT_MS: 4 rounds of 3 kernels
+	python3 -c 'import sys
+disk, lim = sys.argv[1], float(sys.argv[2])
+print("# warmup=1 icount kernels=base prereq patched fills=16,16,4096 keep=16 disk=%s" % disk)
+print("kernel,rep,kind,fill_mb,keep_mb,swapcache_kb,ms,cpus,clocksource")
+for r in range(1, 5):
+    for k, l, f in (("base", 40, 60), ("prereq", 30, 45), ("patched", lim, lim + r % 2)):
+        print("%s,%d,fill,16,16,16300,%s,2,tsc" % (k, r, l + r / 10))
+        print("%s,%d,fill,4096,16,16300,%s,2,tsc" % (k, r, f + r / 10))
+        print("%s,%d,ordinary,256,0,262144,%s,2,tsc" % (k, r, 300 + r))' "$@"
+}
+swapoff_csv 65536 20 >"$T/so-64g.csv"
+swapoff_csv 1048576 21 >"$T/so-1t.csv"
+got=$(python3 bench.py report --csv "$T/so-64g.csv" --icount)
+case $got in
+*"base "*"prereq "*"patched "*"patched/base"*"patched/prereq"*) ok swapoff-report-columns ;;
+*) notok swapoff-report-columns "$(echo "$got" | sed -n 2p)" ;;
+esac
+expect_eq swapoff-report-targets "$(echo "$got" | grep -o 'target: [a-z]* 4 GiB.*: [a-zA-Z ]*$' | tr '\n' '|')" \
+	"target: prereq 4 GiB / prereq limit = 1.50 [1.49..1.50] (want <= 1.05): NOT met|target: patched 4 GiB / patched limit = 1.02 [1.00..1.05] (want <= 1.05): met|"
+# Two runs, one per device size: the limit rows resampled apart; an
+# interval that holds the bound decides nothing.
+expect_eq swapoff-sizes "$(python3 bench.py sizes --small "$T/so-64g.csv" --large "$T/so-1t.csv" |
+	awk '/^patched/ { $1 = $2 = $3 = $4 = $5 = ""; sub(/^ */, ""); print }')" "1.05 [1.04..1.06]: undecided"
+swapoff_csv 1048576 20 >"$T/so-1t.csv"
+expect_eq swapoff-sizes-met "$(python3 bench.py sizes --small "$T/so-64g.csv" --large "$T/so-1t.csv" |
+	awk '/^patched/ { $1 = $2 = $3 = $4 = $5 = ""; sub(/^ */, ""); print }')" "1.00 [0.99..1.01]: met"
 # The mTHP collector: one row per scenario line, with the guest's facts.
 printf '%s\n' 'SWAPQ-FACT cpus=2 clocksource=tsc' \
 	'# mthp one_device: faulted=2048 swpout=2040 swpout_fallback=8' \

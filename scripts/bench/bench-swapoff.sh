@@ -6,7 +6,11 @@
 # (only KEEP_MB ever filled), which every run has.  Each boot first runs
 # one limit swapoff as a warm-up, which is not counted.  Plus the ordinary case, ORD_MB of
 # patterned data swapped out of an ORD_DISK_MB device and back.
-# REPS interleaved pairs (base, patched; then patched, base; ...).
+# REPS interleaved rounds (base, prereq, patched; then prereq, patched,
+# base; ...).  The prereq kernel is the base with only the prerequisites
+# (prereqs/) applied, so that the series is measured against the code it
+# changes; PREREQ=0 leaves it out (it is left out anyway when the tree has
+# no prerequisites of ours).
 # Results go to build/bench/swapoff.csv; a rerun resumes where it stopped
 # (FRESH=1 starts over).  The report: scripts/bench.py.
 #
@@ -37,6 +41,8 @@ set -eu
 : "${PROFILE:=}"
 : "${ICOUNT:=}"
 : "${TAG:=}"
+: "${PREREQ:=1}"
+: "${APPEND:=}"
 case $TAG in *[!a-z0-9-]*) die "TAG must be lower-case letters, digits and dashes" ;; esac
 # The guest's fills: the warm-up, the limit row, then FILLS_MB.
 fills=$KEEP_MB,$KEEP_MB,$FILLS_MB
@@ -53,6 +59,12 @@ icount_setup
 both_kernels "$flavor"
 src=$(lastline "$TOP/scripts/kernel/tree.sh" work) || die "no work tree"
 [ -r "$kb" ] && [ -r "$kp" ] || die "kernel build failed"
+kernels="base patched" k_base=$kb k_patched=$kp
+if [ "$PREREQ" = 1 ] && pre=$(git -C "$src" rev-parse -q --verify refs/swapq/prereqs); then
+	k_prereq=$(prefix_kernel "$src" "$pre" prereq "$flavor") ||
+		die "the kernel of the base with the prerequisites alone did not build"
+	kernels="base prereq patched"
+fi
 
 # The guest side: the series' own kselftest, driven with bench sizes.
 # Each kind stages its own guest files: runs of other kinds (TAG) may go on
@@ -61,14 +73,15 @@ extra=$out/guest-$kind
 stage_bench_guest "$extra" swapoff-bench PROFILE="$PROFILE" DISK_MB="$DISK_MB" FILLS="$fills" \
 	KEEP_MB="$KEEP_MB" ORD_DISK_MB="$ORD_DISK_MB" ORD_MB="$ORD_MB"
 
-params="warmup=1${PROFILE:+ profile}${ICOUNT:+ icount} fills=$fills keep=$KEEP_MB disk=$DISK_MB ord=$ORD_MB/$ORD_DISK_MB smp=$SMP mem=$MEM"
+# APPEND (the guest's extra command line, say rcupdate.rcu_expedited=1)
+# changes what is timed: a run with another one starts its own CSV.
+params="warmup=1${PROFILE:+ profile}${ICOUNT:+ icount} kernels=$kernels fills=$fills keep=$KEEP_MB disk=$DISK_MB ord=$ORD_MB/$ORD_DISK_MB smp=$SMP mem=$MEM${APPEND:+ append=$APPEND}"
 bench_csv "$params" kernel,rep,kind,fill_mb,keep_mb,swapcache_kb,ms,cpus,clocksource
 
-kernels="base patched" k_base=$kb k_patched=$kp
 SRC=$src SELFTESTS=swapoff GUEST_EXTRA=$extra TIMEOUT=${BENCH_TIMEOUT:-2400}
 # The collector refuses a boot whose devices were not these sizes.
 BENCH_DISK_MB=$DISK_MB BENCH_ORD_DISK_MB=$ORD_DISK_MB
-export SRC SELFTESTS GUEST_EXTRA TIMEOUT BENCH_DISK_MB BENCH_ORD_DISK_MB
+export SRC SELFTESTS GUEST_EXTRA TIMEOUT BENCH_DISK_MB BENCH_ORD_DISK_MB APPEND
 bench_reps "$kind" swapoff-bench bench.py
 if [ -n "$PROFILE" ]; then
 	# Each boot's trace, by fill: kernel,rep,fill_mb,part,ms.

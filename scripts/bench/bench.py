@@ -6,6 +6,8 @@
   bench.py phases --kernel K --rep N --results LOG --fills F,F...
                          the time of each part of each traced swapoff (CSV)
   bench.py phases-report --csv CSV [--keep MB]        the parts, base/patched
+  bench.py sizes --small CSV --large CSV [--keep MB]  the limit row on two
+                         device sizes (two runs), the larger's over the smaller's
   bench.py hibernate-report --csv CSV   hibernation image write, base/patched
 
 The report fails (exit 1) when the recipe did not hold: the entries left
@@ -22,7 +24,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from results import read_fact  # noqa: E402 (scripts/, shared with boot)
-from stats import fmt_interval, ratio_ci
+from stats import fmt_ci, fmt_interval, ratio_ci, ratio_ci_unpaired
 
 # The swapoff kselftest's timing lines (swapoff.c): the swap cache it
 # held, then the time, each naming the device and its size.
@@ -124,6 +126,8 @@ def tcg(icount, accel="tcg"):
 
 def size(mb):
     mb = int(mb)
+    if mb >= 1 << 20 and mb % (1 << 20) == 0:
+        return "%d TiB" % (mb >> 20)
     return "%d GiB" % (mb // 1024) if mb >= 1024 and mb % 1024 == 0 else "%d MiB" % mb
 
 
@@ -164,8 +168,8 @@ def svg(path, fills, data, keep, icount=False, accel="tcg"):
     for f, x in zip(fills, xs):
         out.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>' % (px(x), H - B + 18, size(f)))
     out.append('<text x="%d" y="%d" text-anchor="middle">ever filled</text>' % ((L + W - R) / 2, H - 8))
-    colors = {"base": "#c0392b", "patched": "#2471a3"}
-    for n, k in enumerate(("base", "patched")):
+    colors = {"base": "#c0392b", "prereq": "#7d8c2f", "patched": "#2471a3"}
+    for n, k in enumerate(k for k in KERNELS if k in data):
         pts = [(px(x), py(stat(data[k][f])[0])) for f, x in zip(fills, xs) if data[k].get(f)]
         if not pts:
             continue
@@ -183,70 +187,105 @@ def svg(path, fills, data, keep, icount=False, accel="tcg"):
         f.write("\n".join(out) + "\n")
 
 
+# The kernels a swapoff run may boot, in the order of their columns.
+KERNELS = ("base", "prereq", "patched")
+
+
+def ratio_cell(base, other):
+    """median(other) / median(base) with its 95% interval (ratio_ci: the
+    dicts' common rounds paired); the ratio alone, marked, under 3 rounds."""
+    ci = ratio_ci(base, other)
+    if ci:
+        return fmt_ci(ci)
+    if not base or not other:
+        return "-"
+    return "%.2f [no interval]" % (statistics.median(other.values()) /
+                                  statistics.median(base.values()))
+
+
+def verdict(ci, want):
+    """Whether a ratio's 95% interval lies under want: met, NOT met (the
+    interval lies above), undecided (it holds want), or no interval."""
+    if ci is None:
+        return "no interval (fewer than 3 rounds)"
+    if ci[2] <= want:
+        return "met"
+    return "NOT met" if ci[1] > want else "undecided"
+
+
 def report(a):
     rows = load(a.csv)
     if not rows:
         print("no results in %s" % a.csv)
         return 1
-    byrep = {"base": {}, "patched": {}}  # fill_mb or "ordinary" -> {rep: ms}
+    byrep = {}  # kernel -> fill_mb or "ordinary" -> {rep: ms}
     bad = []
     for r in rows:
         k = r["kernel"]
         row = r["fill_mb"] if r["kind"] == "fill" else "ordinary"
-        byrep[k].setdefault(row, {})[r["rep"]] = float(r["ms"])
+        byrep.setdefault(k, {}).setdefault(row, {})[r["rep"]] = float(r["ms"])
         if r["kind"] == "fill" and int(r["swapcache_kb"]) < int(r["keep_mb"]) * 1024 * 9 // 10:
             bad.append("%s rep %s fill %s: swap cache held %s kB, not the kept %s MiB"
                        % (k, r["rep"], r["fill_mb"], r["swapcache_kb"], r["keep_mb"]))
         if r["clocksource"] != a.clocksource:
             bad.append("%s rep %s: clocksource %s" % (k, r["rep"], r["clocksource"]))
+    kernels = [k for k in KERNELS if k in byrep]
+    if "base" not in kernels or "patched" not in kernels:
+        print("%s: no base or no patched run" % a.csv)
+        return 1
+    others = [k for k in kernels if k != "patched"]
     data = {k: {f: list(v.values()) for f, v in byrep[k].items() if f != "ordinary"}
-            for k in byrep}
-    ordinary = {k: list(byrep[k].get("ordinary", {}).values()) for k in byrep}
+            for k in kernels}
     fills = sorted({f for k in data for f in data[k]}, key=int)
-    reps = len({(r["kernel"], r["rep"]) for r in rows}) // 2
+    rounds = min(len({r["rep"] for r in rows if r["kernel"] == k}) for k in kernels)
     cpus = sorted({r["cpus"] for r in rows})
-    print("swapoff time, %s (%s vCPU), zram; ms, median [min..max] of %d interleaved pairs"
-          % (tcg(a.icount, accel_of(a.csv)), "/".join(cpus), reps))
-    print("%-16s %-24s %-24s %s" % ("filled", "base", "patched",
-                                    "patched/base [95% bootstrap interval]"))
-    ci = lambda row: fmt_interval(ratio_ci(byrep["base"].get(row, {}),
-                                           byrep["patched"].get(row, {})))
-    med = {k: {f: stat(data[k][f])[0] for f in data[k]} for k in data}
+    print("swapoff time, %s (%s vCPU), zram; ms, median [min..max] of %d interleaved rounds"
+          % (tcg(a.icount, accel_of(a.csv)), "/".join(cpus), rounds))
+    print("%-16s %s %s" % ("filled", "".join("%-25s" % k for k in kernels),
+                           "  ".join("%-21s" % ("patched/" + k) for k in others)))
+    print("%-16s %s %s" % ("", " " * 25 * len(kernels),
+                           "  ".join("%-21s" % "[95% interval]" for k in others)))
+
+    def line(lab, row, cells):
+        ratios = [ratio_cell(byrep[k].get(row, {}), byrep["patched"].get(row, {}))
+                  for k in others]
+        print("%-16s %s %s" % (lab, "".join(cell(c) + " " for c in cells),
+                               "  ".join("%-21s" % r for r in ratios)))
+
     for f in fills:
-        lab = size(f) + (" (limit)" if int(f) == a.keep else "")
-        ratio = (med["patched"][f] / med["base"][f]) if f in med["patched"] and f in med["base"] else float("nan")
-        print("%-16s %s %s %.2f %s" % (lab, cell(data["base"].get(f)), cell(data["patched"].get(f)),
-                                       ratio, ci(f)))
-    if ordinary["base"] or ordinary["patched"]:
+        line(size(f) + (" (limit)" if int(f) == a.keep else ""), f,
+             [data[k].get(f) for k in kernels])
+    if any("ordinary" in byrep[k] for k in kernels):
         mb = next((r["fill_mb"] for r in rows if r["kind"] == "ordinary"), "?")
-        rb = stat(ordinary["base"])[0] if ordinary["base"] else float("nan")
-        rp = stat(ordinary["patched"])[0] if ordinary["patched"] else float("nan")
-        print("%-16s %s %s %.2f %s" % ("ordinary %s" % size(mb), cell(ordinary["base"]),
-                                       cell(ordinary["patched"]), rp / rb, ci("ordinary")))
+        line("ordinary %s" % size(mb), "ordinary",
+             [list(byrep[k].get("ordinary", {}).values()) for k in kernels])
     if a.svg:
         svg(a.svg, fills, data, a.keep, a.icount, accel_of(a.csv))
 
     print()
     lim = str(a.keep)
     fl = [f for f in fills if f != lim]
-    if fl and lim in med["base"] and lim in med["patched"]:
+    med = {k: {f: stat(data[k][f])[0] for f in data[k]} for k in kernels}
+    mb_, mp_ = med["base"], med["patched"]
+    if fl and lim in mb_ and lim in mp_:
         # With one fill beside the limit, the limit is the small end.
         small, big = (fl[0] if len(fl) > 1 else lim), fl[-1]
-        mb_, mp_ = med["base"], med["patched"]
-        flat = mp_[big] / mp_[small]
-        near = mp_[big] / mp_[lim]
+        for k in [k for k in kernels if k != "base"]:
+            # The same boots, paired by round.
+            ci = ratio_ci(byrep[k].get(lim, {}), byrep[k].get(big, {}))
+            print("target: %s %s / %s limit = %s (want <= 1.05): %s" % (
+                k, size(big), k, ratio_cell(byrep[k].get(lim, {}), byrep[k].get(big, {})),
+                verdict(ci, 1.05)))
         gone = (mp_[big] - mp_[lim]) / (mb_[big] - mb_[lim]) if mb_[big] != mb_[lim] else float("nan")
-        grow = mb_[big] / mb_[small]
-        print("target: patched %s / patched %s = %.2f (want <= 1.20): %s" % (
-            size(big), size(small), flat, "met" if flat <= 1.2 else "NOT met"))
-        print("target: patched %s / limit = %.2f (want <= 1.10): %s" % (
-            size(big), near, "met" if near <= 1.1 else "NOT met"))
         print("target: (patched - limit) / (base - limit) at %s = %.3f (want <= 0.10): %s" % (
             size(big), gone, "met" if gone <= 0.1 else "NOT met"))
-        if ordinary["base"] and ordinary["patched"]:
-            r = stat(ordinary["patched"])[0] / stat(ordinary["base"])[0]
-            print("target: ordinary patched/base = %.3f (want 0.95..1.05): %s" % (
-                r, "met" if 0.95 <= r <= 1.05 else "NOT met"))
+        ci = ratio_ci(byrep["base"].get("ordinary", {}), byrep["patched"].get("ordinary", {}))
+        if ci:
+            ok = 0.95 <= ci[1] and ci[2] <= 1.05
+            print("target: ordinary patched/base = %s (want inside 0.95..1.05): %s" % (
+                fmt_ci(ci), "met" if ok else "NOT met" if ci[2] < 0.95 or ci[1] > 1.05
+                else "undecided"))
+        grow = mb_[big] / mb_[small]
         print("recipe: base %s / base %s = %.2f (must grow with the fill)" % (size(big), size(small), grow))
         if grow < 1.2:
             bad.append("the base kernel's swapoff did not grow with the fill (%.2fx): "
@@ -254,6 +293,36 @@ def report(a):
     for b in bad:
         print("RECIPE BROKEN: %s" % b)
     return 1 if bad else 0
+
+
+def sizes(a):
+    """The limit row (only --keep MiB ever filled) on two device sizes, each
+    from its own run: per kernel, the larger device's time over the
+    smaller's, the boots of the two runs resampled apart."""
+    runs = []
+    for path in (a.small, a.large):
+        rows = load(path)
+        m = re.search(r"disk=(\d+)", open(path, encoding="utf-8").readline())
+        if not rows or not m:
+            print("%s: no results, or no disk= in its first line" % path)
+            return 1
+        lim = {}
+        for r in rows:
+            if r["kind"] == "fill" and int(r["fill_mb"]) == a.keep:
+                lim.setdefault(r["kernel"], []).append(float(r["ms"]))
+        runs.append((int(m.group(1)), lim))
+    (ds, small), (dl, large) = runs
+    print("swapoff, the limit row (%s ever filled): %s device against %s, %s; "
+          "ms, median [min..max]" % (size(a.keep), size(dl), size(ds), tcg(a.icount, accel_of(a.large))))
+    print("%-10s %-25s%-25s%s" % ("kernel", size(ds), size(dl), "%s/%s [95%% interval]" % (size(dl), size(ds))))
+    for k in KERNELS:
+        if k in small and k in large:
+            ci = ratio_ci_unpaired(small[k], large[k])
+            r = fmt_ci(ci) if ci else "%.2f [no interval]" % (statistics.median(large[k]) /
+                                                              statistics.median(small[k]))
+            print("%-10s %s %s %s: %s" % (k, cell(small[k]), cell(large[k]), r,
+                                          verdict(ci, a.want) if k == "patched" else "-"))
+    return 0
 
 
 GRAPH = re.compile(r"^\s*\d+\)\s+(?:[+!#*@$]\s*)?(?:([\d.]+) us)?\s*\|\s(\s*)(\S.*)$")
@@ -410,11 +479,17 @@ def main():
     pr.add_argument("--smp", type=int, default=2)
     pr.add_argument("--disk", type=int, default=65536)
     pr.add_argument("--icount", action="store_true")
+    sz = sub.add_parser("sizes")
+    sz.add_argument("--small", required=True, help="the CSV of the run on the smaller device")
+    sz.add_argument("--large", required=True, help="the CSV of the run on the larger device")
+    sz.add_argument("--keep", type=int, default=16)
+    sz.add_argument("--want", type=float, default=1.05)
+    sz.add_argument("--icount", action="store_true")
     hr = sub.add_parser("hibernate-report")
     hr.add_argument("--csv", required=True)
     a = ap.parse_args()
     return {"collect": collect, "report": report, "phases": phases,
-            "phases-report": phases_report, "hibernate-report": hibernate_report}[a.cmd](a)
+            "phases-report": phases_report, "sizes": sizes, "hibernate-report": hibernate_report}[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -36,6 +36,24 @@ def ratio_ci(base, other, resamples=4000, seed=1):
     return ratio, low, high, n
 
 
+def ratio_ci_unpaired(base, other, resamples=4000, seed=1):
+    """As ratio_ci(), for runs that share no rounds (two runs, each of
+    its own device, say): base and other are lists, resampled apart.
+    None unless each has at least 3 values."""
+    if len(base) < 3 or len(other) < 3:
+        return None
+    ratio = statistics.median(other) / statistics.median(base)
+    rng = random.Random(seed)
+    boot = []
+    for _ in range(resamples):
+        mb = statistics.median(rng.choice(base) for _ in base)
+        if mb > 0:
+            boot.append(statistics.median(rng.choice(other) for _ in other) / mb)
+    boot.sort()
+    return (ratio, boot[int(0.025 * (len(boot) - 1))], boot[int(0.975 * (len(boot) - 1))],
+            min(len(base), len(other)))
+
+
 def fmt_ci(ci):
     """'0.97 [0.85..1.10]', or '-' without an interval."""
     return "-" if ci is None else "%.2f [%.2f..%.2f]" % ci[:3]
