@@ -5,7 +5,7 @@
   bench.py report --csv CSV [--svg OUT] [--keep MB]   tables, targets, SVG
   bench.py phases --kernel K --rep N --results LOG --fills F,F...
                          the time of each part of each traced swapoff (CSV)
-  bench.py phases-report --csv CSV [--keep MB]        the parts, base/patched
+  bench.py phases-report --csv CSV [--keep MB]        the parts, kernel by kernel
   bench.py sizes --small CSV --large CSV [--keep MB]  the limit row on two
                          device sizes (two runs), the larger's over the smaller's
   bench.py hibernate-report --csv CSV   hibernation image write, base/patched
@@ -386,20 +386,21 @@ def phases_report(a):
         data.setdefault((r["fill_mb"], r["part"]), {}).setdefault(r["kernel"], []).append(
             float(r["ms"]))
     fills = sorted({f for f, _ in data}, key=int)
+    kernels = [k for k in KERNELS if any(k in v for v in data.values())]
     print("swapoff by part, %s, %d vCPU, %s zram device, function graph tracer"
           " (slows every call):" % (tcg(a.icount, accel_of(a.csv)), a.smp, size(a.disk)))
-    print("ms, median over the boots; parts below 0.1 ms in both kernels left out")
+    print("ms, median over the boots; parts below 0.1 ms in every kernel left out")
     for f in fills:
         parts = [p for (ff, p) in data if ff == f]
         med = {p: {k: statistics.median(v) for k, v in data[(f, p)].items()} for p in parts}
         parts.sort(key=lambda p: -max(med[p].values()))
         print("\nfilled %s%s" % (size(f), " (limit)" if int(f) == a.keep else ""))
-        print("  %-36s %12s %12s" % ("part", "base", "patched"))
+        print("  %-36s" % "part" + "".join(" %12s" % k for k in kernels))
         for p in parts:
             if max(med[p].values()) < 0.1:
                 continue
-            print("  %-36s %12s %12s" % (p[:36], *("%.2f" % med[p][k] if k in med[p] else "-"
-                                                  for k in ("base", "patched"))))
+            print("  %-36s" % p[:36] + "".join(" %12s" % ("%.2f" % med[p][k] if k in med[p] else "-")
+                                               for k in kernels))
     return 0
 
 
