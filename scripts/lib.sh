@@ -420,6 +420,15 @@ stage_bench_guest() {
 	done
 }
 
+# bench_start KIND: a benchmark run begins: out (build/bench, made),
+# csv (out/KIND.csv) and t_start (now, in seconds) set.
+bench_start() {
+	out=$BUILD/bench
+	csv=$out/$1.csv
+	mkdir -p "$out"
+	t_start=$(date +%s)
+}
+
 # bench_csv PARAMS HEADER: $csv, a benchmark's raw data, kept for a rerun
 # to resume when it was made with PARAMS, started over (a "# PARAMS" line,
 # then the CSV HEADER) when not; FRESH=1 always starts over.

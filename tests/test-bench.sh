@@ -89,12 +89,8 @@ expect_eq swapoff-sizes-met "$(python3 bench.py sizes --small "$T/so-64g.csv" --
 printf '%s\n' 'SWAPQ-FACT cpus=2 clocksource=tsc' \
 	'# mthp one_device: faulted=2048 swpout=2040 swpout_fallback=8' \
 	'ok 1 one_device # 0 pages wrong' >"$T/mthp.log"
-got=$(python3 bench_mthp.py collect --kernel base --rep 2 --results "$T/mthp.log")
-if [ "$got" = "base,2,one_device,2048,2040,8,2,tsc" ]; then
-	ok mthp-collect
-else
-	notok mthp-collect "$got"
-fi
+expect_eq mthp-collect "$(python3 bench_mthp.py collect --kernel base --rep 2 --results "$T/mthp.log")" \
+	"base,2,one_device,2048,2040,8,2,tsc"
 # hibernate.sh's report: the slot's own time is the slot less the ioctl.
 printf '%s\n' kernel,rep,write_ms,kbytes,slot_ns,ioctl_ns \
 	base,1,900,1,1000,600 patched,1,900,1,1100,600 base,2,900,1,1000,600 \
@@ -160,12 +156,8 @@ fi
 # The priority inversion collector: one row per order line.
 printf '%s\n' 'SWAPQ-FACT cpus=2 clocksource=tsc' '# prio order0: low_kb=1984 high_kb=2112' \
 	'ok 1 order0 # 0 pages wrong, 4096 kB swapped' >"$T/prio.log"
-got=$(python3 bench_prio.py collect --kernel patched --rep 1 --results "$T/prio.log")
-if [ "$got" = "patched,1,order0,1984,2112,2,tsc" ]; then
-	ok prio-collect
-else
-	notok prio-collect "$got"
-fi
+expect_eq prio-collect "$(python3 bench_prio.py collect --kernel patched --rep 1 --results "$T/prio.log")" \
+	"patched,1,order0,1984,2112,2,tsc"
 
 # The accelerator is the CSV's (bench_csv writes accel= on its params
 # line): a KVM run is reported as KVM, an older CSV without it as TCG.

@@ -32,10 +32,7 @@ alloc_workload
 [ "$SMP" -le "$(nproc)" ] ||
 	die "SMP=$SMP is more than this host's $(nproc) cores: timing runs need a core per vCPU"
 icount_setup
-out=$BUILD/bench
-csv=$out/alloc.csv
-mkdir -p "$out"
-t_start=$(date +%s)
+bench_start alloc
 
 both_kernels plain
 work=$(lastline "$TOP/scripts/kernel/tree.sh" work) || die "no work tree"

@@ -17,10 +17,7 @@ set -eu
 : "${REPS:=3}"
 : "${NDEVS:=1 4 16}"
 alloc_workload
-out=$BUILD/bench
-csv=$out/lockstat.csv
-mkdir -p "$out"
-t_start=$(date +%s)
+bench_start lockstat
 
 both_kernels lockstat
 

@@ -47,13 +47,10 @@ case $TAG in *[!a-z0-9-]*) die "TAG must be lower-case letters, digits and dashe
 # The guest's fills: the warm-up, the limit row, then FILLS_MB.
 fills=$KEEP_MB,$KEEP_MB,$FILLS_MB
 export MEM SMP
-out=$BUILD/bench
 kind=swapoff${PROFILE:+-profile}${ICOUNT:+-icount}${TAG:+-$TAG}
-csv=$out/$kind.csv
+bench_start "$kind"
 flavor=plain
 [ -n "$PROFILE" ] && flavor=profile
-mkdir -p "$out"
-t_start=$(date +%s)
 
 icount_setup
 both_kernels "$flavor"
