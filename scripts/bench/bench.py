@@ -191,16 +191,19 @@ def svg(path, fills, data, keep, icount=False, accel="tcg"):
 KERNELS = ("base", "prereq", "patched")
 
 
-def ratio_cell(base, other):
-    """median(other) / median(base) with its 95% interval (ratio_ci: the
-    dicts' common rounds paired); the ratio alone, marked, under 3 rounds."""
-    ci = ratio_ci(base, other)
+def fmt_ratio(ci, base, other):
+    """A ratio with its interval ci; without one (under 3 rounds), the
+    ratio of the medians of the lists base and other alone, marked."""
     if ci:
         return fmt_ci(ci)
     if not base or not other:
         return "-"
-    return "%.2f [no interval]" % (statistics.median(other.values()) /
-                                  statistics.median(base.values()))
+    return "%.2f [no interval]" % (statistics.median(other) / statistics.median(base))
+
+
+def ratio_cell(base, other):
+    """fmt_ratio() of dicts {round: ms}, their common rounds paired."""
+    return fmt_ratio(ratio_ci(base, other), list(base.values()), list(other.values()))
 
 
 def verdict(ci, want):
@@ -272,10 +275,18 @@ def report(a):
         small, big = (fl[0] if len(fl) > 1 else lim), fl[-1]
         for k in [k for k in kernels if k != "base"]:
             # The same boots, paired by round.
-            ci = ratio_ci(byrep[k].get(lim, {}), byrep[k].get(big, {}))
+            b, o = byrep[k].get(lim, {}), byrep[k].get(big, {})
+            ci = ratio_ci(b, o)
             print("target: %s %s / %s limit = %s (want <= 1.05): %s" % (
-                k, size(big), k, ratio_cell(byrep[k].get(lim, {}), byrep[k].get(big, {})),
+                k, size(big), k, fmt_ratio(ci, list(b.values()), list(o.values())),
                 verdict(ci, 1.05)))
+        if small != lim:
+            # The largest fill against the smallest, for the series.
+            b, o = byrep["patched"].get(small, {}), byrep["patched"].get(big, {})
+            ci = ratio_ci(b, o)
+            print("target: patched %s / patched %s = %s (want <= 1.20): %s" % (
+                size(big), size(small), fmt_ratio(ci, list(b.values()), list(o.values())),
+                verdict(ci, 1.2)))
         gone = (mp_[big] - mp_[lim]) / (mb_[big] - mb_[lim]) if mb_[big] != mb_[lim] else float("nan")
         print("target: (patched - limit) / (base - limit) at %s = %.3f (want <= 0.10): %s" % (
             size(big), gone, "met" if gone <= 0.1 else "NOT met"))
@@ -302,7 +313,8 @@ def sizes(a):
     runs = []
     for path in (a.small, a.large):
         rows = load(path)
-        m = re.search(r"disk=(\d+)", open(path, encoding="utf-8").readline())
+        with open(path, encoding="utf-8") as f:
+            m = re.search(r"disk=(\d+)", f.readline())
         if not rows or not m:
             print("%s: no results, or no disk= in its first line" % path)
             return 1
@@ -318,9 +330,8 @@ def sizes(a):
     for k in KERNELS:
         if k in small and k in large:
             ci = ratio_ci_unpaired(small[k], large[k])
-            r = fmt_ci(ci) if ci else "%.2f [no interval]" % (statistics.median(large[k]) /
-                                                              statistics.median(small[k]))
-            print("%-10s %s %s %s: %s" % (k, cell(small[k]), cell(large[k]), r,
+            print("%-10s %s %s %s: %s" % (k, cell(small[k]), cell(large[k]),
+                                          fmt_ratio(ci, small[k], large[k]),
                                           verdict(ci, a.want) if k == "patched" else "-"))
     return 0
 

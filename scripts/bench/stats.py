@@ -9,6 +9,12 @@ import random
 import statistics
 
 
+def percentiles_95(boot):
+    """The 2.5th and 97.5th percentiles of the bootstrap ratios boot."""
+    boot = sorted(boot)
+    return boot[int(0.025 * (len(boot) - 1))], boot[int(0.975 * (len(boot) - 1))]
+
+
 def ratio_ci(base, other, resamples=4000, seed=1):
     """Median(other) / median(base) and its 95% percentile interval.
 
@@ -30,10 +36,7 @@ def ratio_ci(base, other, resamples=4000, seed=1):
         mb = statistics.median(b[i] for i in idx)
         if mb > 0:
             boot.append(statistics.median(o[i] for i in idx) / mb)
-    boot.sort()
-    low = boot[int(0.025 * (len(boot) - 1))]
-    high = boot[int(0.975 * (len(boot) - 1))]
-    return ratio, low, high, n
+    return (ratio, *percentiles_95(boot), n)
 
 
 def ratio_ci_unpaired(base, other, resamples=4000, seed=1):
@@ -49,9 +52,7 @@ def ratio_ci_unpaired(base, other, resamples=4000, seed=1):
         mb = statistics.median(rng.choice(base) for _ in base)
         if mb > 0:
             boot.append(statistics.median(rng.choice(other) for _ in other) / mb)
-    boot.sort()
-    return (ratio, boot[int(0.025 * (len(boot) - 1))], boot[int(0.975 * (len(boot) - 1))],
-            min(len(base), len(other)))
+    return (ratio, *percentiles_95(boot), min(len(base), len(other)))
 
 
 def fmt_ci(ci):
