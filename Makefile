@@ -42,7 +42,7 @@ help:
 	@echo "                     (64 KiB mTHP swpout / swpout_fallback), bench-prio"
 	@echo "                     (priority inversion after a device has room again);"
 	@echo "                     make bench-swapoff PROFILE=1: swapoff's parts traced"
-	@echo "  make worktree      work tree = base + prereqs/* + series/*  ($(BUILD)/work)"
+	@echo "  make worktree      work tree = base + prereqs/* + series/*/*  ($(BUILD)/work)"
 	@echo "  make export        work tree commits -> series/ (cover text kept)"
 	@echo "  make mbox          the messages to post, from your git identity, To/Cc"
 	@echo "                     from get_maintainer.pl; proven by git am and a"

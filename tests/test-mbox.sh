@@ -47,3 +47,33 @@ else
 	notok mbox-git-am-reproduces "$(tail -n1 "$T/mbox.log")"
 fi
 
+
+# Two postings (the fixture's patches one each): a thread each, the
+# second's cover letter naming the first's by its Message-ID and its patch
+# by patch-id; git am of both, in order, reproduces the work tree.
+export SERIES=$T/postings MBOX=$T/p.mbox OUTGOING=$T/p-outgoing
+mkdir -p "$SERIES/1-a" "$SERIES/2-b"
+cp "$TOP"/tests/fixture/series/0001-*.patch "$SERIES/1-a/"
+cp "$TOP"/tests/fixture/series/0002-*.patch "$SERIES/2-b/"
+FORCE=1 "$TOP/scripts/kernel/tree.sh" work >"$T/log" 2>&1 &&
+	"$TOP/scripts/kernel/tree.sh" export >>"$T/log" 2>&1
+for c in "$SERIES"/*/0000-cover-letter.patch; do
+	sed -i "s/\*\*\* SUBJECT HERE \*\*\*/fixture posting $(basename "${c%/*}")/; s/^\*\*\* BLURB HERE \*\*\*$/A fixture posting./" "$c"
+done
+id1=
+if GIT_CONFIG_GLOBAL=$T/poster.gitconfig "$TOP/scripts/post/mbox.sh" >"$T/mbox.log" 2>&1; then
+	id1=$(sed -n 's/^Message-ID: //p' "$OUTGOING/1-a/0000-cover-letter.patch")
+fi
+p1=$(cat "$SERIES"/1-a/0001-*.patch | git patch-id --stable | cut -d' ' -f1)
+if [ -n "$id1" ] && [ -n "$p1" ] &&
+	grep -qx "prerequisite-message-id: $id1" "$T/p-2.mbox" &&
+	grep -qx "prerequisite-patch-id: $p1" "$T/p-2.mbox" &&
+	! grep -q '^prerequisite-' "$T/p-1.mbox" &&
+	[ "$(grep -c '^In-Reply-To: <swapq-' "$T/p-1.mbox")" -eq 1 ] &&
+	[ "$(grep -c '^In-Reply-To: <swapq-' "$T/p-2.mbox")" -eq 1 ] &&
+	grep -q 'reproduces the work tree' "$T/mbox.log" &&
+	grep -q 'send-email --dry-run: 4 messages' "$T/mbox.log"; then
+	ok mbox-postings-in-order
+else
+	notok mbox-postings-in-order "id1 '$id1' $(tail -n1 "$T/mbox.log")"
+fi

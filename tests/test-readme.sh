@@ -1,13 +1,14 @@
 #!/bin/sh
 # README.md lists the series as it is: one line "N subject" per patch of
-# series/, in order, and the same number of patches as the cover letter;
+# series/ (its postings in order), and the same number of patches as the cover letter;
 # it is at most 170 lines, and links to each docs/*.md and no missing one.
 . "$(dirname "$0")/lib.sh"
 python3 - "$TOP" >"$T/out" 2>&1 <<'EOP'
 import email, glob, os, re, sys
 top = sys.argv[1]
 want = []
-for p in sorted(glob.glob(os.path.join(top, "series", "[0-9][0-9][0-9][0-9]-*.patch"))):
+flat = sorted(glob.glob(os.path.join(top, "series", "[0-9][0-9][0-9][0-9]-*.patch")))
+for p in flat or sorted(glob.glob(os.path.join(top, "series", "*", "[0-9][0-9][0-9][0-9]-*.patch"))):
     if os.path.basename(p).startswith("0000-"):
         continue
     with open(p, encoding="utf-8") as f:

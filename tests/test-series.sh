@@ -97,13 +97,67 @@ fi
 # Asking again does not take the bare base for the applied series.
 expect_fail retry-still-fails 'does not apply' "$TOP/scripts/kernel/tree.sh" work
 
+# Two postings (series/1-first/, series/2-second/ as make export writes
+# them): applied in order, exported back unchanged, the second naming
+# the first's patch among its prerequisites, each ending where its last
+# commit is after the work tree is rebased.
+export SERIES=$T/postings WORK=$T/work2
+cp -r "$fix/postings" "$SERIES"
+if tree work && [ "$(git -C "$WORK" log --format=%s -3 | tr '\n' '|')" = \
+	"mm/tests: fixture: add a file|mm/swap: fixture: comment the scan|fixture: a prerequisite queued upstream|" ]; then
+	ok postings-apply-in-order
+else
+	notok postings-apply-in-order "$(tail -n1 "$T/log")"
+fi
+if tree export && diff -r "$fix/postings" "$SERIES" >"$T/diff"; then
+	ok postings-roundtrip-identical
+else
+	notok postings-roundtrip-identical "$(head -c 300 "$T/diff" "$T/log" | tr '\n' ' ')"
+fi
+first=$(cat "$SERIES"/1-first/0001-*.patch | git patch-id --stable | cut -d" " -f1)
+l1=$("$TOP/scripts/kernel/tree.sh" base-lines 1 2>"$T/log")
+l2=$("$TOP/scripts/kernel/tree.sh" base-lines 2 2>>"$T/log")
+if [ -n "$first" ] && ! echo "$l1" | grep -q "$first" &&
+	echo "$l2" | grep -qx "prerequisite-patch-id: $first" &&
+	[ "$(echo "$l2" | grep -c '^prerequisite-patch-id: ')" -eq 2 ] &&
+	grep -qx "prerequisite-patch-id: $first" "$SERIES"/2-second/0000-cover-letter.patch; then
+	ok postings-second-names-first
+else
+	notok postings-second-names-first "first $first; 1: $l1; 2: $l2 $(tail -n1 "$T/log")"
+fi
+# The first posting's patch changed (its subject kept) and a commit added
+# at the top: the change stays in the first posting, the new commit goes
+# to the last, every cover letter's text is kept.
+git -C "$WORK" -c user.name=T -c user.email=t@t -c core.editor=true \
+	rebase -q -x 'if git log -1 --format=%s | grep -q "comment the scan"; then echo "/* more */" >>mm/swapfile.c && git commit -q -a --amend --no-edit; fi' \
+	"$(git -C "$WORK" rev-parse HEAD~2)" >"$T/log" 2>&1
+echo "/* top */" >>"$WORK/README"
+git -C "$WORK" -c user.name=T -c user.email=t@t commit -q -a -m "fixture: a commit on top"
+if tree export && grep -q '^+/\* more \*/' "$SERIES"/1-first/0001-*.patch &&
+	[ "$(ls "$SERIES/1-first" | wc -l)" -eq 2 ] && [ "$(ls "$SERIES/2-second" | wc -l)" -eq 3 ] &&
+	grep -q '^Subject: \[RFC PATCH 2/2\] fixture: a commit on top' "$SERIES"/2-second/0002-*.patch &&
+	grep -q 'The first of two postings' "$SERIES"/1-first/0000-cover-letter.patch &&
+	grep -q 'The second posting: it needs the first' "$SERIES"/2-second/0000-cover-letter.patch; then
+	ok postings-export-after-rebase
+else
+	notok postings-export-after-rebase "$(ls "$SERIES"/* | tr '\n' ' ') $(tail -n1 "$T/log")"
+fi
+# The first posting's last commit reworded: the export cannot tell where
+# that posting ends, and says so instead of moving patches across.
+git -C "$WORK" -c user.name=T -c user.email=t@t -c core.editor=true \
+	rebase -q -x 'if git log -1 --format=%s | grep -q "comment the scan"; then git commit -q --amend -m "mm/swap: reworded"; fi' \
+	"$(git -C "$WORK" rev-parse HEAD~3)" >"$T/log" 2>&1
+expect_fail postings-lost-end "posting 1-first ended at the commit 'mm/swap: fixture: comment the scan'" \
+	"$TOP/scripts/kernel/tree.sh" export
+export SERIES=$T/series WORK=$T/work
+
 # The cases a wrapper selects (guest/tests/quick-PROG for prefix-boot,
 # check-PROG for make check's guest) are cases the series' kselftest PROG
 # has: a name it lacks would select nothing.
 for q in "$TOP"/guest/tests/quick-* "$TOP"/guest/tests/check-*; do
 	w=${q##*/}
 	prog=${w#*-}
-	p=$(grep -l "^+++ b/tools/testing/selftests/mm/$prog\.c" "$TOP"/series/*.patch)
+	p=$(grep -l "^+++ b/tools/testing/selftests/mm/$prog\.c" $(SERIES=$TOP/series "$TOP/scripts/kernel/tree.sh" patches))
 	cases=$(quick_cases "$q")
 	lost=
 	for c in $cases; do

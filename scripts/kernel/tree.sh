@@ -7,10 +7,22 @@
 #   tree.sh export   write $WORK's commits after the prerequisites back
 #                    into series/
 #   tree.sh patches  print the patch files of series/, in git am order
+#   tree.sh postings print series/'s postings: a line each, "DIR N", its
+#                    directory and how many patches it has
+#   tree.sh bounds   print the work tree's postings: a line each, "DIR
+#                    FROM TO", the commits FROM..TO it holds
 #   tree.sh prereqs  print the patch files of prereqs/, in git am order
 #   tree.sh prereq-tip  the work tree's last prerequisite (or the base)
-#   tree.sh base-lines  the work tree's base-commit and
-#                    prerequisite-patch-id lines, as the export writes them
+#   tree.sh base-lines [K]  the work tree's base-commit and
+#                    prerequisite-patch-id lines of posting K (1), as the
+#                    export writes them
+#
+# series/ is one posting (its patches at its top) or several, one a
+# subdirectory each (series/1-NAME/, series/2-NAME/, ...), applied in the
+# order of their names, each posted with its own cover letter; a later
+# one names the patches before it as prerequisite-patch-id lines.  In the
+# work tree a posting ends at the commit with the subject its last patch
+# had when the tree was applied or last exported.
 #
 # prereqs/ holds our stand-ins for commits the series needs that are
 # queued upstream but not in the base.  Each one the base already has (by
@@ -33,14 +45,37 @@ patches_in() {
 		echo "$p"
 	done
 }
-series_patches() { patches_in "$SERIES"; }
 prereq_patches() { patches_in "$PREREQS"; }
 
+# postings: series/'s postings, a directory a line, in the order they
+# apply: series/ itself when its patches are at its top, else each of its
+# subdirectories that holds patches, by name.
+postings() {
+	if [ -n "$(patches_in "$SERIES")" ] || [ -f "$SERIES/0000-cover-letter.patch" ]; then
+		echo "$SERIES"
+		return 0
+	fi
+	p_any=
+	for d in "$SERIES"/*/; do
+		[ -n "$(patches_in "${d%/}")" ] || continue
+		echo "${d%/}"
+		p_any=1
+	done
+	[ -n "$p_any" ] || echo "$SERIES"
+}
+series_patches() {
+	for d in $(postings); do
+		patches_in "$d"
+	done
+}
+
 # The hash of the patches (not the cover letter: editing its text needs
-# no new application).
+# no new application) and of how they are cut into postings.
 series_hash() {
-	cat $(prereq_patches) $(series_patches) </dev/null 2>/dev/null |
-		sha256sum | cut -d' ' -f1
+	for p in $(prereq_patches) $(series_patches); do
+		echo "${p#"$SERIES"}"
+		cat "$p"
+	done 2>/dev/null | sha256sum | cut -d' ' -f1
 }
 
 # The work tree's last prerequisite (the base commit if none was applied).
@@ -49,12 +84,57 @@ prereq_tip() {
 		echo "$COMMIT"
 }
 
-# The subject prefix of the series ("RFC PATCH"), kept from its cover
-# letter; PATCH for a series that has none yet.
+# subject_prefix DIR: the subject prefix of the posting in DIR ("RFC
+# PATCH"), kept from its cover letter; PATCH for one that has none yet.
 subject_prefix() {
 	sp=$(sed -n 's/^Subject: \[\(.*\) 0*0\/[0-9]*\].*/\1/p' \
-		"$SERIES/0000-cover-letter.patch" 2>/dev/null | head -n1)
+		"$1/0000-cover-letter.patch" 2>/dev/null | head -n1)
 	echo "${sp:-PATCH}"
+}
+
+# The postings as the work tree was last applied or exported: "DIR
+# SUBJECT" a line, SUBJECT that of the posting's last commit.
+POSTINGS_FILE=swapq-postings
+
+# record_postings: write POSTINGS_FILE from "DIR END" lines on stdin, a
+# posting's directory and its last commit in the work tree.
+record_postings() {
+	: >"$WORK/.git/$POSTINGS_FILE.new"
+	while read -r rp_dir rp_end; do
+		rp_name=.
+		[ "$rp_dir" = "$SERIES" ] || rp_name=${rp_dir##*/}
+		printf '%s %s\n' "$rp_name" "$(git -C "$WORK" log -1 --format=%s "$rp_end")" \
+			>>"$WORK/.git/$POSTINGS_FILE.new"
+	done
+	mv "$WORK/.git/$POSTINGS_FILE.new" "$WORK/.git/$POSTINGS_FILE"
+}
+
+# bounds [TIP]: each posting of the work tree up to TIP (HEAD) as "DIR
+# FROM TO": its directory and the commits FROM..TO it holds.  The last
+# posting ends at TIP; each other one at the first commit after the one
+# before it that has its recorded subject.
+bounds() {
+	[ -f "$WORK/.git/$POSTINGS_FILE" ] ||
+		die "$WORK has no record of series/'s postings: run 'make worktree' (FORCE=1 drops its commits)"
+	b_tip=$(git -C "$WORK" rev-parse "${1:-HEAD}")
+	b_from=$(prereq_tip)
+	b_n=$(wc -l <"$WORK/.git/$POSTINGS_FILE")
+	b_k=0
+	while read -r b_name b_subj; do
+		b_k=$((b_k + 1))
+		b_dir=$SERIES
+		[ "$b_name" = . ] || b_dir=$SERIES/$b_name
+		if [ "$b_k" -eq "$b_n" ]; then
+			b_to=$b_tip
+		else
+			b_to=$(git -C "$WORK" log --reverse --format='%H %s' "$b_from..$b_tip" |
+				awk -v s="$b_subj" 'substr($0, index($0, " ") + 1) == s { print $1; exit }')
+			[ -n "$b_to" ] ||
+				die "posting $b_name ended at the commit '$b_subj', which $WORK no longer has after $(git -C "$WORK" rev-parse --short "$b_from"): give a commit that subject again, or say in $WORK/.git/$POSTINGS_FILE which commit ends it"
+		fi
+		echo "$b_dir $b_from $b_to"
+		b_from=$b_to
+	done <"$WORK/.git/$POSTINGS_FILE"
 }
 
 # prereq_in_base PATCH SUBJECT: the base already has this prerequisite;
@@ -101,22 +181,27 @@ am_one() {
 	fi
 }
 
-# keep_cover [TIP]: remember the cover letter's own text for the next
-# export, matched against the commits up to TIP (HEAD) that series/ holds;
-# nothing to do while the cover letter is the one last read.
+# keep_cover [TIP]: remember each posting's cover letter text for the
+# next export, matched against the commits up to TIP (HEAD) that series/
+# holds; nothing to do for a cover letter that is the one last read.
 keep_cover() {
-	src_hash=$(cat "$SERIES/0000-cover-letter.patch" 2>/dev/null | sha256sum)
-	[ -f "$WORK/.git/swapq-cover" ] &&
-		[ "$src_hash" = "$(cat "$WORK/.git/swapq-cover.src" 2>/dev/null)" ] && return 0
-	rm -f "$WORK/.git/swapq-cover" "$WORK/.git/swapq-cover.src"
-	[ -f "$SERIES/0000-cover-letter.patch" ] && [ -n "$(series_patches)" ] || return 0
-	tmp=$(mktemp -d)
-	fmt_patch "$WORK" "$COMMIT" "$(prereq_tip)" "$tmp" "${1:-HEAD}"
-	"$TOP/scripts/post/cover.py" extract "$SERIES/0000-cover-letter.patch" \
-		"$tmp/0000-cover-letter.patch" >"$WORK/.git/swapq-cover" ||
-		{ rm -rf "$tmp"; die "cannot keep the cover letter's text"; }
-	rm -rf "$tmp"
-	echo "$src_hash" >"$WORK/.git/swapq-cover.src"
+	kc_k=0
+	bounds "${1:-HEAD}" >"$WORK/.git/swapq-bounds"
+	while read -r kc_dir kc_from kc_to; do
+		kc_k=$((kc_k + 1))
+		kc_c=$WORK/.git/swapq-cover.$kc_k
+		src_hash=$(cat "$kc_dir/0000-cover-letter.patch" 2>/dev/null | sha256sum)
+		[ -f "$kc_c" ] && [ "$src_hash" = "$(cat "$kc_c.src" 2>/dev/null)" ] && continue
+		rm -f "$kc_c" "$kc_c.src"
+		[ -f "$kc_dir/0000-cover-letter.patch" ] && [ -n "$(patches_in "$kc_dir")" ] || continue
+		tmp=$(mktemp -d)
+		fmt_patch "$WORK" "$COMMIT" "$kc_from" "$tmp" "$kc_to" "$kc_dir"
+		"$TOP/scripts/post/cover.py" extract "$kc_dir/0000-cover-letter.patch" \
+			"$tmp/0000-cover-letter.patch" >"$kc_c" ||
+			{ rm -rf "$tmp"; die "cannot keep the cover letter's text of $kc_dir"; }
+		rm -rf "$tmp"
+		echo "$src_hash" >"$kc_c.src"
+	done <"$WORK/.git/swapq-bounds"
 }
 
 # clone_at DIR REPO COMMIT: a shared clone of REPO checked out at COMMIT.
@@ -146,19 +231,20 @@ clone_at() {
 	git -C "$1" checkout -q -f --detach "$3" || die "cannot check out $3 in $1"
 }
 
-# fmt_patch DIR BASE FROM OUT [TIP]: format-patch FROM..TIP (HEAD) of DIR
+# fmt_patch DIR BASE FROM OUT TIP POSTING: format-patch FROM..TIP of DIR
 # into OUT, with base-commit BASE (and a prerequisite-patch-id line for
-# each commit between BASE and FROM), everything that could vary from run
+# each commit between BASE and FROM) and the subject prefix of the posting
+# in the directory POSTING, everything that could vary from run
 # to run pinned (commit hashes, signature, dates and identity of the cover
 # letter, user configuration, the length of abbreviated object names).
 fmt_patch() {
-	tip=${5:-HEAD}
+	tip=$5
 	an=$(git -C "$1" log -1 --format=%an "$tip")
 	ae=$(git -C "$1" log -1 --format=%ae "$tip")
 	ad=$(git -C "$1" log -1 --format=%ad --date=raw "$tip")
 	GIT_COMMITTER_NAME=$an GIT_COMMITTER_EMAIL=$ae GIT_COMMITTER_DATE=$ad \
 		pgit -C "$1" format-patch -q --cover-letter --zero-commit \
-		--no-signature --subject-prefix="$(subject_prefix)" \
+		--no-signature --subject-prefix="$(subject_prefix "$6")" \
 		--base="$2" -o "$4" "$3..$tip"
 }
 
@@ -169,7 +255,7 @@ base_info() {
 }
 
 check_base_commit() {
-	want=$(sed -n 's/^base-commit: //p' "$SERIES/0000-cover-letter.patch" 2>/dev/null || true)
+	want=$(sed -n 's/^base-commit: //p' "$(postings | head -n1)/0000-cover-letter.patch" 2>/dev/null || true)
 	[ -n "$want" ] && [ "$want" != "$COMMIT" ] || return 0
 	if [ -n "${KERNEL_SRC:-}" ]; then
 		say "note: series/ is based on $want, applying to $COMMIT from KERNEL_SRC"
@@ -205,7 +291,8 @@ do_work() {
 			read -r s_commit s_head s_hash <"$stamp" || true
 			[ "$s_head" = "$head" ] || [ "${FORCE:-}" = 1 ] ||
 				die "$WORK has commits that are not in series/: 'make export' them, or FORCE=1 to drop them"
-			if [ "$s_commit $s_head $s_hash" = "$COMMIT $head $(series_hash)" ]; then
+			if [ "$s_commit $s_head $s_hash" = "$COMMIT $head $(series_hash)" ] &&
+				[ -f "$WORK/.git/$POSTINGS_FILE" ]; then
 				keep_cover
 				say "work tree is up to date with series/"
 				echo "$WORK"
@@ -229,14 +316,19 @@ do_work() {
 	done
 	pgit -C "$WORK" update-ref refs/swapq/prereqs HEAD
 	n=0
-	for p in $(series_patches); do
-		n=$((n + 1))
-		am_one "$p"
-	done
+	for d in $(postings); do
+		for p in $(patches_in "$d"); do
+			n=$((n + 1))
+			am_one "$p"
+		done
+		echo "$d $(git -C "$WORK" rev-parse HEAD)"
+	done >"$WORK/.git/swapq-ends"
+	record_postings <"$WORK/.git/swapq-ends"
+	rm -f "$WORK/.git/swapq-cover"*
 	git -C "$WORK" checkout -q -B series
 	keep_cover
 	echo "$COMMIT $(git -C "$WORK" rev-parse HEAD) $(series_hash)" >"$stamp"
-	say "work tree: $WORK = $COMMIT + $np prerequisites + $n patches"
+	say "work tree: $WORK = $COMMIT + $np prerequisites + $n patches in $(postings | wc -l) posting(s)"
 	echo "$WORK"
 }
 
@@ -248,53 +340,74 @@ do_export() {
 	from=$(prereq_tip)
 	git -C "$WORK" merge-base --is-ancestor "$from" HEAD ||
 		die "$WORK's HEAD does not descend from the base commit and prerequisites ($from)"
-	# An edit of the cover letter that the work tree has not read yet: take
+	# An edit of a cover letter that the work tree has not read yet: take
 	# its text, against the commits series/ holds (the last export or
 	# application), which may be older than the work tree's.
-	if [ -f "$SERIES/0000-cover-letter.patch" ] && [ "${FORCE:-}" != 1 ] &&
-		[ "$(sha256sum <"$SERIES/0000-cover-letter.patch")" != \
-			"$(cat "$WORK/.git/swapq-cover.src" 2>/dev/null)" ]; then
+	edited= k=0
+	for d in $(postings); do
+		k=$((k + 1))
+		[ -f "$d/0000-cover-letter.patch" ] &&
+			[ "$(sha256sum <"$d/0000-cover-letter.patch")" != \
+				"$(cat "$WORK/.git/swapq-cover.$k.src" 2>/dev/null)" ] && edited=$d
+	done
+	if [ -n "$edited" ] && [ "${FORCE:-}" != 1 ]; then
 		s_head=
 		[ -f "$WORK/.git/swapq-stamp" ] && read -r _ s_head _ <"$WORK/.git/swapq-stamp"
 		[ -n "$s_head" ] && git -C "$WORK" cat-file -e "$s_head^{commit}" 2>/dev/null ||
-			die "series/0000-cover-letter.patch was edited, but the commits it belongs to are not in $WORK: run 'make worktree' first (FORCE=1 drops the edit)"
+			die "${edited#"$TOP"/}/0000-cover-letter.patch was edited, but the commits it belongs to are not in $WORK: run 'make worktree' first (FORCE=1 drops the edit)"
 		keep_cover "$s_head"
 		say "read the edited cover letter"
 	fi
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
-	if [ "$(git -C "$WORK" rev-list --count "$from..HEAD")" -gt 0 ]; then
-		fmt_patch "$WORK" "$COMMIT" "$from" "$tmp/out"
-		if [ -f "$WORK/.git/swapq-cover" ]; then
-			"$TOP/scripts/post/cover.py" fill "$tmp/out/0000-cover-letter.patch" \
-				"$WORK/.git/swapq-cover" >"$tmp/cover" ||
-				die "cannot fill in the cover letter"
-			mv "$tmp/cover" "$tmp/out/0000-cover-letter.patch"
+	bounds >"$tmp/bounds"
+	k=0
+	while read -r d from to; do
+		k=$((k + 1))
+		mkdir -p "$tmp/$k"
+		[ "$(git -C "$WORK" rev-list --count "$from..$to")" -gt 0 ] || continue
+		fmt_patch "$WORK" "$COMMIT" "$from" "$tmp/$k" "$to" "$d"
+		if [ -f "$WORK/.git/swapq-cover.$k" ]; then
+			"$TOP/scripts/post/cover.py" fill "$tmp/$k/0000-cover-letter.patch" \
+				"$WORK/.git/swapq-cover.$k" >"$tmp/cover" ||
+				die "cannot fill in the cover letter of $d"
+			mv "$tmp/cover" "$tmp/$k/0000-cover-letter.patch"
 		else
-			say "note: no cover letter text yet; edit series/0000-cover-letter.patch, then 'make worktree'"
+			say "note: no cover letter text yet; edit ${d#"$TOP"/}/0000-cover-letter.patch, then 'make worktree'"
 		fi
-	else
-		mkdir -p "$tmp/out"
-	fi
-	mkdir -p "$SERIES"
-	rm -f "$SERIES"/*.patch
-	for f in "$tmp"/out/*.patch; do
-		[ -e "$f" ] && mv "$f" "$SERIES/"
-	done
+	done <"$tmp/bounds"
+	k=0 nf=0
+	while read -r d from to; do
+		k=$((k + 1))
+		mkdir -p "$d"
+		rm -f "$d"/*.patch
+		for f in "$tmp/$k"/*.patch; do
+			[ -e "$f" ] || continue
+			mv "$f" "$d/"
+			nf=$((nf + 1))
+		done
+		if [ -f "$d/0000-cover-letter.patch" ] && [ -f "$WORK/.git/swapq-cover.$k" ]; then
+			sha256sum <"$d/0000-cover-letter.patch" >"$WORK/.git/swapq-cover.$k.src"
+		fi
+		echo "$d $to"
+	done <"$tmp/bounds" >"$tmp/ends"
+	record_postings <"$tmp/ends"
 	echo "$COMMIT $(git -C "$WORK" rev-parse HEAD) $(series_hash)" >"$WORK/.git/swapq-stamp"
-	if [ -f "$SERIES/0000-cover-letter.patch" ] && [ -f "$WORK/.git/swapq-cover" ]; then
-		sha256sum <"$SERIES/0000-cover-letter.patch" >"$WORK/.git/swapq-cover.src"
-	fi
-	say "exported $(ls "$SERIES" | grep -c '\.patch$') files to $SERIES"
+	say "exported $nf files to $SERIES"
 }
 
-# base_lines: the work tree's base-commit and prerequisite-patch-id
-# lines (the prerequisites it applied), by the export's own format-patch.
+# base_lines [K]: the work tree's base-commit and prerequisite-patch-id
+# lines of posting K (1; a later posting has the earlier ones' patches
+# among its prerequisites), by the export's own format-patch.
 base_lines() {
 	[ -d "$WORK/.git" ] || die "no work tree at $WORK: run 'make worktree' first"
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
-	fmt_patch "$WORK" "$COMMIT" "$(prereq_tip)" "$tmp"
+	bounds >"$tmp/bounds"
+	line=$(sed -n "${1:-1}p" "$tmp/bounds")
+	[ -n "$line" ] || die "the work tree has no posting ${1:-1}"
+	set -- $line
+	fmt_patch "$WORK" "$COMMIT" "$2" "$tmp" "$3" "$1"
 	grep -E '^(base-commit|prerequisite-patch-id): ' "$tmp/0000-cover-letter.patch" ||
 		die "format-patch wrote no base-commit line for $WORK"
 }
@@ -312,8 +425,15 @@ prereqs) prereq_patches ;;
 prereq-tip)
 	base_info
 	prereq_tip ;;
+bounds)
+	base_info
+	bounds ;;
+postings)
+	for d in $(postings); do
+		echo "$d $(patches_in "$d" | wc -l)"
+	done ;;
 base-lines)
 	base_info
-	base_lines ;;
-*) die "usage: tree.sh base|work|export|patches|prereqs|prereq-tip|base-lines" ;;
+	base_lines "${2:-1}" ;;
+*) die "usage: tree.sh base|work|export|patches|postings|bounds|prereqs|prereq-tip|base-lines [K]" ;;
 esac

@@ -10,14 +10,16 @@ letter and lets git regenerate the rest.
   cover.py fill PLACEHOLDER TEXT     print PLACEHOLDER with TEXT filled in
 
 set_base and read_base give a cover letter the base-commit and
-prerequisite-patch-id lines of another tree (mbox.py).
+prerequisite-patch-id lines of another tree (mbox.py), and the
+prerequisite-message-id of a posting it needs.
 """
 import re
 import sys
 
 SUBJ = "*** SUBJECT HERE ***"
 BLURB = "*** BLURB HERE ***\n"
-BASE_LINE = re.compile(r"^(base-commit|prerequisite-patch-id): ")
+BASE_LINE = re.compile(
+    r"^(base-commit|prerequisite-patch-id|prerequisite-message-id): ")
 
 
 def read(path):
@@ -58,7 +60,7 @@ def read_base(path):
     if not lines or not lines[0].startswith("base-commit: ") or \
             not all(BASE_LINE.match(l) for l in lines):
         sys.exit("cover.py: %s: not base-commit and prerequisite-patch-id "
-                 "lines" % path)
+                 "(or -message-id) lines" % path)
     return lines
 
 

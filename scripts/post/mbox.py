@@ -12,7 +12,9 @@ scripts/get_maintainer.pl); the Cc: trailers of a patch and the "Cc"
 block of the cover letter's text are added to its Cc.  Message-IDs are
 derived from the contents, so the same series gives the same messages.
 BASE_LINES, a file of base-commit and prerequisite-patch-id lines (the
-tree the series is proved on), replaces the cover letter's own.
+tree the series is proved on; a prerequisite-message-id line names a
+posting it needs), replaces the cover letter's own.  Prints the first
+message's Message-ID, for a later posting to name.
 """
 import glob
 import hashlib
@@ -162,6 +164,7 @@ def main():
                      ("" if body.endswith("\n") else "\n"))
     with open(out_mbox, "w", encoding="utf-8") as f:
         f.write("\n".join(parts))
+    print(ids[0])
 
 
 if __name__ == "__main__":
