@@ -100,8 +100,8 @@ n=$(git -C "$chk" rev-list --count "$onto..HEAD")
 np=$(git -C "$chk" rev-list --count "$commit..$onto")
 authors=$(git -C "$chk" log --format='%an <%ae>' "$onto..HEAD" | sort -u)
 rm -rf "$chk"
-[ "$authors" = "$poster" ] || die "git am of$mboxes gives authors '$authors', not '$poster'"
-say "$mboxes: $n patches by $poster; git am onto $commit + $np prerequisites reproduces the work tree (tree $got)"
+[ "$authors" = "$poster" ] || die "git am of ${mboxes# } gives authors '$authors', not '$poster'"
+say "${mboxes# }: $n patches by $poster; git am onto $commit + $np prerequisites reproduces the work tree (tree $got)"
 
 # What git send-email would send: every message, its From, To and Cc.
 dry=$BUILD/send-email-dry-run.txt
