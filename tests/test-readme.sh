@@ -1,7 +1,8 @@
 #!/bin/sh
 # README.md lists the series as it is: one line "N subject" per patch of
-# series/ (its postings in order), and the same number of patches as the cover letter;
-# it is at most 170 lines, and links to each docs/*.md and no missing one.
+# series/ (its postings in order), and the same number of patches as the
+# cover letter; it is at most 170 lines, and links to each docs/*.md and
+# no missing one.
 . "$(dirname "$0")/lib.sh"
 python3 - "$TOP" >"$T/out" 2>&1 <<'EOP'
 import email, glob, os, re, sys

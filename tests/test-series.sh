@@ -128,9 +128,14 @@ fi
 # The first posting's patch changed (its subject kept) and a commit added
 # at the top: the change stays in the first posting, the new commit goes
 # to the last, every cover letter's text is kept.
-git -C "$WORK" -c user.name=T -c user.email=t@t -c core.editor=true \
-	rebase -q -x 'if git log -1 --format=%s | grep -q "comment the scan"; then echo "/* more */" >>mm/swapfile.c && git commit -q -a --amend --no-edit; fi' \
-	"$(git -C "$WORK" rev-parse HEAD~2)" >"$T/log" 2>&1
+# amend_scan N CMD: rebase the work tree's last N commits, running CMD
+# there right after the first posting's commit ("comment the scan").
+amend_scan() {
+	git -C "$WORK" -c user.name=T -c user.email=t@t -c core.editor=true \
+		rebase -q -x "if git log -1 --format=%s | grep -q 'comment the scan'; then $2; fi" \
+		"$(git -C "$WORK" rev-parse "HEAD~$1")" >"$T/log" 2>&1
+}
+amend_scan 2 'echo "/* more */" >>mm/swapfile.c && git commit -q -a --amend --no-edit'
 echo "/* top */" >>"$WORK/README"
 git -C "$WORK" -c user.name=T -c user.email=t@t commit -q -a -m "fixture: a commit on top"
 if tree export && grep -q '^+/\* more \*/' "$SERIES"/1-first/0001-*.patch &&
@@ -144,9 +149,7 @@ else
 fi
 # The first posting's last commit reworded: the export cannot tell where
 # that posting ends, and says so instead of moving patches across.
-git -C "$WORK" -c user.name=T -c user.email=t@t -c core.editor=true \
-	rebase -q -x 'if git log -1 --format=%s | grep -q "comment the scan"; then git commit -q --amend -m "mm/swap: reworded"; fi' \
-	"$(git -C "$WORK" rev-parse HEAD~3)" >"$T/log" 2>&1
+amend_scan 3 'git commit -q --amend -m "mm/swap: reworded"'
 expect_fail postings-lost-end "posting 1-first ended at the commit 'mm/swap: fixture: comment the scan'" \
 	"$TOP/scripts/kernel/tree.sh" export
 export SERIES=$T/series WORK=$T/work

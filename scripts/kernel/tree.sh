@@ -6,7 +6,8 @@
 #   tree.sh work     $WORK = base commit + prereqs/ + series/ (git am)
 #   tree.sh export   write $WORK's commits after the prerequisites back
 #                    into series/
-#   tree.sh patches  print the patch files of series/, in git am order
+#   tree.sh patches [DIR]  print the patch files of series/ (of the
+#                    posting in DIR), in git am order
 #   tree.sh postings print series/'s postings: a line each, "DIR N", its
 #                    directory and how many patches it has
 #   tree.sh bounds   print the work tree's postings: a line each, "DIR
@@ -90,6 +91,12 @@ subject_prefix() {
 	sp=$(sed -n 's/^Subject: \[\(.*\) 0*0\/[0-9]*\].*/\1/p' \
 		"$1/0000-cover-letter.patch" 2>/dev/null | head -n1)
 	echo "${sp:-PATCH}"
+}
+
+# cover_hash DIR: the hash of the cover letter of the posting in DIR, to
+# compare with the one keep_cover last read or the export last wrote.
+cover_hash() {
+	cat "$1/0000-cover-letter.patch" 2>/dev/null | sha256sum
 }
 
 # The postings as the work tree was last applied or exported: "DIR
@@ -190,7 +197,7 @@ keep_cover() {
 	while read -r kc_dir kc_from kc_to; do
 		kc_k=$((kc_k + 1))
 		kc_c=$WORK/.git/swapq-cover.$kc_k
-		src_hash=$(cat "$kc_dir/0000-cover-letter.patch" 2>/dev/null | sha256sum)
+		src_hash=$(cover_hash "$kc_dir")
 		[ -f "$kc_c" ] && [ "$src_hash" = "$(cat "$kc_c.src" 2>/dev/null)" ] && continue
 		rm -f "$kc_c" "$kc_c.src"
 		[ -f "$kc_dir/0000-cover-letter.patch" ] && [ -n "$(patches_in "$kc_dir")" ] || continue
@@ -347,8 +354,8 @@ do_export() {
 	for d in $(postings); do
 		k=$((k + 1))
 		[ -f "$d/0000-cover-letter.patch" ] &&
-			[ "$(sha256sum <"$d/0000-cover-letter.patch")" != \
-				"$(cat "$WORK/.git/swapq-cover.$k.src" 2>/dev/null)" ] && edited=$d
+			[ "$(cover_hash "$d")" != "$(cat "$WORK/.git/swapq-cover.$k.src" 2>/dev/null)" ] &&
+			edited=$d
 	done
 	if [ -n "$edited" ] && [ "${FORCE:-}" != 1 ]; then
 		s_head=
@@ -387,7 +394,7 @@ do_export() {
 			nf=$((nf + 1))
 		done
 		if [ -f "$d/0000-cover-letter.patch" ] && [ -f "$WORK/.git/swapq-cover.$k" ]; then
-			sha256sum <"$d/0000-cover-letter.patch" >"$WORK/.git/swapq-cover.$k.src"
+			cover_hash "$d" >"$WORK/.git/swapq-cover.$k.src"
 		fi
 		echo "$d $to"
 	done <"$tmp/bounds" >"$tmp/ends"
@@ -406,6 +413,7 @@ base_lines() {
 	bounds >"$tmp/bounds"
 	line=$(sed -n "${1:-1}p" "$tmp/bounds")
 	[ -n "$line" ] || die "the work tree has no posting ${1:-1}"
+	# shellcheck disable=SC2086 # DIR FROM TO, none with a space
 	set -- $line
 	fmt_patch "$WORK" "$COMMIT" "$2" "$tmp" "$3" "$1"
 	grep -E '^(base-commit|prerequisite-patch-id): ' "$tmp/0000-cover-letter.patch" ||
@@ -420,7 +428,8 @@ base)
 	;;
 work) do_work ;;
 export) do_export ;;
-patches) series_patches ;;
+patches)
+	if [ -n "${2:-}" ]; then patches_in "$2"; else series_patches; fi ;;
 prereqs) prereq_patches ;;
 prereq-tip)
 	base_info

@@ -59,7 +59,7 @@ while read -r dir from to; do
 	fi
 	# Per patch: To the lists get_maintainer names, Cc its people; the
 	# cover letter goes to everyone any of its posting's patches goes to.
-	for p in $(ls "$dir"/[0-9][0-9][0-9][0-9]-*.patch | grep -v '/0000-cover-letter\.patch$'); do
+	for p in $("$TOP/scripts/kernel/tree.sh" patches "$dir"); do
 		n=${p##*/}
 		(cd "$work" && perl scripts/get_maintainer.pl --no-rolestats --no-git \
 			--no-git-fallback "$p") >"$a/$n.all" 2>"$a/$n.err" ||
@@ -89,7 +89,6 @@ onto=$(lastline "$TOP/scripts/kernel/tree.sh" prereq-tip) || exit 1
 chk=$(mktemp -d "$BUILD/mbox-check.XXXXXX")
 pgit clone -q --shared --no-checkout "$work" "$chk"
 pgit -C "$chk" checkout -q --detach "$onto"
-n=0
 while read -r mb od to; do
 	pgit -C "$chk" am -q --empty=drop "$mb" || die "git am of $mb onto $(git -C "$chk" rev-parse --short HEAD) failed"
 	want=$(git -C "$work" rev-parse "$to^{tree}")
@@ -106,15 +105,14 @@ say "${mboxes# }: $n patches by $poster; git am onto $commit + $np prerequisites
 # What git send-email would send: every message, its From, To and Cc.
 dry=$BUILD/send-email-dry-run.txt
 : >"$dry"
-sent=0
 while read -r mb od to; do
 	pgit send-email --dry-run --confirm=never --suppress-cc=bodycc --suppress-cc=sob \
 		--suppress-cc=misc-by --suppress-cc=self --no-thread \
 		--from="$poster" --8bit-encoding=UTF-8 --transfer-encoding=8bit \
 		"$od" >>"$dry" 2>&1 </dev/null ||
 		die "git send-email --dry-run failed on $od (see $dry)"
-	sent=$(grep -c '^Dry-OK\. Log says:' "$dry" || true)
 done <"$addr/made"
+sent=$(grep -c '^Dry-OK\. Log says:' "$dry" || true)
 [ "$sent" -eq "$((n + np_all))" ] ||
 	die "git send-email --dry-run would send $sent messages, not $((n + np_all)) (see $dry)"
 say "git send-email --dry-run: $sent messages (see $dry); to post: $(sed 's/^[^ ]* \([^ ]*\) .*/git send-email \1/' "$addr/made" | paste -sd ';' | sed 's/;/, then /g')"
