@@ -17,7 +17,8 @@ BOOT_FLAVOR = $(or $(SAID_FLAVOR),$(LAST_FLAVOR),plain)
 lib_value = $(shell TOP='$(CURDIR)' sh -c '. scripts/lib.sh && printf %s "$$$(1)"')
 TESTS ?= $(call lib_value,SERIES_TESTS)
 SELFTESTS ?= $(call lib_value,SERIES_SELFTESTS)
-ARCH ?= x86_64
+# The architecture config/ builds natively (lib.sh arch_native).
+ARCH ?= $(shell TOP='$(CURDIR)' sh -c '. scripts/lib.sh && arch_native')
 export BUILD VARIANT FLAVOR KERNEL_SRC KERNEL_REF SWAPQ_CACHE SELFTESTS ARCH
 
 .PHONY: help deps base worktree export kernel boot check check-full record-stages bench bench-swapoff \
@@ -75,9 +76,11 @@ help:
 	@echo "             PROBE_TIMEOUT, 60 s, else TCG; kvm or tcg forces either; the"
 	@echo "             verdict is kept in SWAPQ_CACHE/accel, PROBE=1 probes again)"
 	@echo "             TESTS ($(TESTS)) SELFTESTS ($(SELFTESTS)) JOBS (nproc)"
-	@echo "  check      GUEST_TESTS GUEST_TIMEOUT (5400 s) CHECK_FULL=1 HARNESS_TESTS"
+	@echo "  check      GUEST_TESTS GUEST_TIMEOUT (5400 s) HARNESS_TESTS; the stages:"
+	@echo "             scripts/check/stages.py; every parameter: config/params"
 	@echo "             RESUME=1 (skip the stages this tree's runs finished, here or"
-	@echo "             in records/check-stages; STAGE_RECORDS= another file)"
+	@echo "             in records/check/; RECORDS= another directory)"
+	@echo "             CHECK_STAGES=a,b (only those stages of the run)"
 	@echo "             PREFIXES (all) FULL_PREFIXES MUTATIONS (all) STRESS_TIMEOUT FAULTINJ_TIMEOUT"
 	@echo "             CROSS_ARCHES (all but x86_64) CROSS_TESTS CROSS_TIMEOUT"
 	@echo "  worktree   FORCE=1 (drop work tree commits not exported, or a cover edit)"
@@ -116,13 +119,13 @@ boot: deps
 	  scripts/kernel/boot.sh "$$k" "$(TESTS)" boot-$(VARIANT)-$(BOOT_FLAVOR)
 
 check:
-	@scripts/check/check.sh
+	@python3 scripts/check/check.py
 
 check-full:
-	@CHECK_FULL=1 scripts/check/check.sh
+	@python3 scripts/check/check.py --full
 
 record-stages:
-	@scripts/check/record-stages.sh
+	@python3 scripts/check/check.py --record
 
 bench: bench-swapoff bench-alloc bench-lockstat bench-mthp bench-prio
 

@@ -133,7 +133,7 @@ lastline() {
 # busybox and bash the guest takes (empty: the host's) and the `file`
 # name of its programs.  Adding an architecture is one new file.
 arch_load() {
-	: "${ARCH:=x86_64}"
+	: "${ARCH:=$(arch_native)}"
 	_af=$TOP/config/$ARCH.config
 	grep -q '^#@ image=' "$_af" 2>/dev/null ||
 		die "unknown ARCH '$ARCH' (known: $(arch_list))"
@@ -146,6 +146,19 @@ arch_load() {
 	# boots, the KUnit suites without debug options where it only builds.
 	arch_flavor=kunit
 	[ -z "$arch_qemu" ] || arch_flavor=debug
+}
+
+# kernel_image VARIANT FLAVOR: where kernel.sh puts that test kernel's
+# image for $ARCH, built or not (check.py builds what a stage needs).
+kernel_image() {
+	arch_load
+	echo "$(kernel_obj "$1" "$2")/$arch_image"
+}
+
+# kernel_obj VARIANT FLAVOR: that test kernel's object directory (its
+# .config, its headers).
+kernel_obj() {
+	echo "$BUILD/obj/${ARCH:-$(arch_native)}-$1-$2"
 }
 
 # static_prog NAME: the path of a statically linked NAME (busybox, bash)
@@ -278,10 +291,21 @@ arch_list() {
 	grep -l '^#@ image=' "$TOP"/config/*.config | sed 's|.*/||; s|\.config$||' | tr '\n' ' ' | sed 's/ $//'
 }
 
-# arch_others: the architectures besides the host's (x86_64): what the
-# cross builds and the other compilers' builds cover.
+# arch_native: the architecture config/ builds with no cross compiler and
+# boots (its file says "cross=" with nothing and names a QEMU): the test
+# kernels' by default.
+arch_native() {
+	for _f in $(grep -l '^#@ cross=$' "$TOP"/config/*.config); do
+		grep -q '^#@ qemu=.' "$_f" || continue
+		basename "$_f" .config
+		return 0
+	done
+}
+
+# arch_others: the architectures besides the native one: what the cross
+# builds and the other compilers' builds cover.
 arch_others() {
-	arch_list | tr ' ' '\n' | grep -vx x86_64 | tr '\n' ' ' | sed 's/ $//'
+	arch_list | tr ' ' '\n' | grep -vx "$(arch_native)" | tr '\n' ' ' | sed 's/ $//'
 }
 
 # base_tree: base_repo and base_commit, the base tree's repository and
@@ -588,119 +612,129 @@ need() {
 	done
 }
 
-# count LOG NAME: add a step's closing "N passed, N failed" in LOG to
-# $pass and $fail; a step that reports nothing, or 0 and 0, fails as NAME
-# (and count returns 1: it did not finish).
-count() {
-	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$1" | tail -n1)
-	p=$(echo "$line" | grep -oE '[0-9]+ passed' | cut -d' ' -f1)
-	f=$(echo "$line" | grep -oE '[0-9]+ failed' | cut -d' ' -f1)
-	if [ -z "$p" ] || { [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; }; then
-		echo "not ok $2 - no results (see $1)"
-		fail=$((fail + 1))
-		return 1
+# Results.  Each stage of make check (scripts/check/check.py) gives its
+# command a file of its own, $RESULTS, and reads its verdict there, never
+# in a log: TAP, a line per result ("ok N NAME", "not ok N NAME # WHY",
+# "ok N NAME # SKIP WHY"), and last the plan "1..N", which says the stage
+# finished.  The first script of the stage to read this file owns
+# $RESULTS: what it runs (another script, the guest's judge results.py)
+# adds its lines to the same file, and only the owner writes the plan
+# (results_end).  A command whose results are not the stage's (a boot
+# that must fail, the harness tests' own fixtures) runs with RESULTS
+# unset: results_private.
+if [ -n "${RESULTS:-}" ] && [ -z "${RESULTS_PID:-}" ]; then
+	RESULTS_PID=$$
+	export RESULTS_PID
+fi
+
+# results_private CMD...: run CMD with no $RESULTS of ours.
+results_private() {
+	env -u RESULTS -u RESULTS_PID "$@"
+}
+
+# results_line STATUS NAME [WHY]: add one result to $RESULTS, numbered.
+results_line() {
+	[ -n "${RESULTS:-}" ] || return 0
+	_rn=$(grep -cE '^(not )?ok ' "$RESULTS" 2>/dev/null)
+	_rn=$((${_rn:-0} + 1))
+	# A '#' would start a directive; a newline another line.
+	_rname=$(printf '%s' "$2" | tr '#\n' '_ ')
+	_rwhy=$(printf '%s' "${3:-}" | tr '\n' ' ')
+	if [ "$1" -eq 0 ]; then
+		echo "ok $_rn $_rname" >>"$RESULTS"
+	else
+		echo "not ok $_rn $_rname${_rwhy:+ # $_rwhy}" >>"$RESULTS"
 	fi
-	pass=$((pass + p))
-	fail=$((fail + f))
 }
 
-# Stages of a long run (make check-full takes about eight hours here,
-# longer than a sitting): stage NAME says whether NAME must run, and
-# stage_done records what it counted in $STAGES.  With RESUME=1 a stage
-# that a run of the same $STAGE_ID already finished is not run again: its
-# counts are added as they were, failures included; a stage cut short
-# runs again.  Without RESUME the record starts empty.  RESUME=1 also
-# reads $STAGE_RECORDS, the records committed with the tree (make
-# record-stages), so that a run begun on one machine can end on another.
-: "${STAGE_RECORDS:=$TOP/records/check-stages}"
-
-# stage_id: what a record holds for: the tree's content (records/ aside:
-# a record does not change what it records), its uncommitted changes, and
-# the run's parameters.
-stage_id() {
-	{
-		git -C "$TOP" ls-files -s -- . ':(exclude)records'
-		git -C "$TOP" diff HEAD -- . ':(exclude)records'
-		git -C "$TOP" status --porcelain -- . ':(exclude)records'
-		echo "${KERNEL_SRC:-} ${KERNEL_REF:-} ${PREFIXES:-} ${MUTATIONS:-}"
-		echo "${GUEST_TESTS:-$CHECK_TESTS} ${SELFTESTS:-$SERIES_SELFTESTS}"
-		echo "${CROSS_ARCHES:-} ${CROSS_TESTS:-} ${HARNESS_TESTS:-} ${TOOLS:-} ${GUEST_TIMEOUT:-}"
-		echo "${ACCEL:-auto} ${FULL_PREFIXES:-} ${TESTS_FIRST:-} ${SMP:-} ${MEM:-}"
-		echo "${DEB_VERSION:-} ${HIBERNATE_MB:-}"
-	} | git hash-object --stdin
+# results_skip NAME WHY: a check that does not apply here, said so.
+results_skip() {
+	echo "# skip $1: $2"
+	[ -n "${RESULTS:-}" ] || return 0
+	_rn=$(grep -cE '^(not )?ok ' "$RESULTS" 2>/dev/null)
+	echo "ok $((${_rn:-0} + 1)) $1 # SKIP $2" >>"$RESULTS"
 }
 
-stage_init() {
-	mkdir -p "$(dirname "$STAGES")"
-	[ "${RESUME:-}" = 1 ] || : >"$STAGES"
-	touch "$STAGES"
+# results_of NAME STATUS OUT: a boot.sh run's verdict, its output in OUT
+# (shown, failures and the closing line).  Under a stage its judge has
+# added each case to $RESULTS already; run alone, the script counts the
+# run as one result NAME.
+results_of() {
+	grep -E '^FAIL |passed, ' "$3" | sed "s/^/# $1: /"
+	[ -n "${RESULTS:-}" ] || result "$1" "$2" "see $3"
 }
 
-# stage_record NAME: the record of a finished stage NAME of this tree, if any.
-stage_record() {
-	if [ "${RESUME:-}" = 1 ] && [ -r "$STAGE_RECORDS" ]; then
-		cat "$STAGE_RECORDS"
-	fi | cat - "$STAGES" | awk -v i="$STAGE_ID" -v n="$1" '$1 == i && $2 == n' | tail -n1
+# results_copy FILE: add FILE's results to $RESULTS (and to $pass and
+# $fail), numbered anew.
+results_copy() {
+	while IFS= read -r _l; do
+		case $_l in
+		"ok "*" # SKIP "*)
+			_l=${_l#ok }
+			_l=${_l#* }
+			results_skip "${_l%% # SKIP *}" "${_l#* # SKIP }" >/dev/null ;;
+		"ok "*) _l=${_l#ok }; result "${_l#* }" 0 >/dev/null ;;
+		"not ok "*)
+			_l=${_l#not ok }
+			_l=${_l#* }
+			result "${_l%% # *}" 1 "$(case $_l in *" # "*) echo "${_l#* # }" ;; esac)" >/dev/null ;;
+		esac
+	done <"$1"
 }
 
-stage() {
-	_stage=$1 _spass=$pass _sfail=$fail _st=$(date +%s)
-	_line=$(stage_record "$1")
-	[ -z "$_line" ] && return 0
-	set -- $_line
-	pass=$((pass + $3)) fail=$((fail + $4))
-	echo "# resumed $2: $3 passed, $4 failed in an earlier run of this tree${6:+ ($6)}"
-	return 1
+# results_end: a script's closing "N passed, N failed" and its exit
+# status.  The owner of $RESULTS counts the file, whatever added to it, and
+# writes the plan; any other script counts its own $pass and $fail.
+results_end() {
+	if [ -n "${RESULTS:-}" ] && [ "${RESULTS_PID:-}" = "$$" ]; then
+		pass=$(grep -c '^ok ' "$RESULTS" 2>/dev/null)
+		fail=$(grep -c '^not ok ' "$RESULTS" 2>/dev/null)
+		echo "1..$((${pass:-0} + ${fail:-0}))" >>"$RESULTS"
+	fi
+	echo "${pass:-0} passed, ${fail:-0} failed"
+	[ "${fail:-0}" -eq 0 ]
 }
 
-# A record: id, stage, passed, failed, commit, when it ended, seconds.
-stage_done() {
-	echo "$STAGE_ID $_stage $((pass - _spass)) $((fail - _sfail))" \
-		"$(git -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null || echo -)" \
-		"$(date -u +%Y-%m-%dT%H:%MZ)" "$(($(date +%s) - _st))" >>"$STAGES"
-}
-
-# step_log NAME DESC CMD...: stage NAME runs CMD into
-# $BUILD/logs/check-NAME.log and counts its closing line.  A step that
-# ended without that line was cut short: not recorded, it runs again.  One
-# that exits non-zero though its line has no failure (it died after
-# printing another part's counts: cross.sh's architectures) fails too.
-step_log() {
-	stage "$1" || return 0
-	say "$2"
-	_n=$1
-	shift 2
-	_rcf=$BUILD/logs/check-$_n.rc
-	rm -f "$_rcf"
-	{
-		CHECK_STAGE=$_n STAGE_ID=$STAGE_ID STAGES=$STAGES "$@"
-		echo $? >"$_rcf"
-	} | tee "$BUILD/logs/check-$_n.log"
-	_f0=$fail
-	count "$BUILD/logs/check-$_n.log" "$_n" || return 0
-	_rc=$(cat "$_rcf" 2>/dev/null || echo "?")
-	[ "$_rc" = 0 ] || [ "$fail" -ne "$_f0" ] ||
-		result "$_n-exit-status" 1 "exited $_rc after a closing line with no failure (see build/logs/check-$_n.log)"
-	stage_done
-}
-
-# part NAME, part_done: stage and stage_done for one part of a long stage
-# that a script of its own runs (a prefix of prefix-boot.sh), recorded as
-# STAGE/NAME, so that a resumed run goes on from the part it was cut short
-# in.  check.sh's step_log passes the stage as CHECK_STAGE, with STAGE_ID
-# and STAGES; a script run alone has no CHECK_STAGE and runs every part.
-# A part's counts are in its stage's too: make record-stages leaves parts
-# out of its totals.
+# part NAME, part_done: one part of a long stage (a prefix of
+# prefix-boot.sh), kept apart so that a resumed stage goes on from the part
+# it was cut short in.  check.py passes the stage's key as STAGE_KEY and
+# where its finished results live as STAGE_DONE (and RECORDS, the
+# committed ones, with RESUME=1).  With RESUME=1 a part finished under
+# this key is not run again: its results are copied as they were.  A
+# script run alone, outside a stage, runs every part.
 part() {
-	[ -n "${CHECK_STAGE:-}" ] || return 0
-	stage "$CHECK_STAGE/$1"
+	_part=
+	[ -n "${STAGE_KEY:-}" ] && [ -n "${STAGE_DONE:-}" ] || return 0
+	_part=$STAGE_DONE/$STAGE_KEY.$1.tap
+	if [ "${RESUME:-}" = 1 ]; then
+		for _pf in "$_part" "${RECORDS:-/nonexistent}/$STAGE_KEY.$1.tap"; do
+			results_complete "$_pf" || continue
+			echo "# resumed part $1 from ${_pf#"$TOP"/}"
+			results_copy "$_pf"
+			return 1
+		done
+	fi
+	_part_from=$(grep -cE '^(not )?ok ' "${RESULTS:-/dev/null}" 2>/dev/null)
+	return 0
 }
 
 part_done() {
-	[ -z "${CHECK_STAGE:-}" ] || stage_done
+	[ -n "${_part:-}" ] && [ -n "${RESULTS:-}" ] || return 0
+	mkdir -p "$STAGE_DONE"
+	grep -E '^(not )?ok ' "$RESULTS" | tail -n +"$((${_part_from:-0} + 1))" >"$_part.new"
+	echo "1..$(grep -c '' "$_part.new")" >>"$_part.new"
+	mv "$_part.new" "$_part"
 }
 
-# result NAME STATUS [WHY]: one "ok"/"not ok" line; counts into $pass/$fail.
+# results_complete FILE: FILE holds results and ends with their plan.
+results_complete() {
+	[ -s "$1" ] || return 1
+	_plan=$(tail -n1 "$1")
+	[ "$_plan" = "1..$(grep -cE '^(not )?ok ' "$1")" ]
+}
+
+# result NAME STATUS [WHY]: one "ok"/"not ok" line; counts into $pass/$fail
+# and adds to $RESULTS.
 result() {
 	if [ "$2" -eq 0 ]; then
 		echo "ok $1"
@@ -709,4 +743,5 @@ result() {
 		echo "not ok $1 - ${3:-}"
 		fail=$((fail + 1))
 	fi
+	results_line "$2" "$1" "${3:-}"
 }

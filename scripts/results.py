@@ -217,6 +217,30 @@ def read_fact(line, facts):
             facts[k] = v
 
 
+def tap_add(path, results):
+    """Append (status, name, note) results to the TAP file PATH, numbered
+    after its lines (scripts/lib.sh's results_line); status is pass, fail,
+    or skip (an "ok" with a SKIP directive).  The process that owns PATH
+    (RESULTS_PID, lib.sh: boot.sh execs us) ends it with its plan."""
+    n = 0
+    if os.path.exists(path):
+        with open(path) as f:
+            n = sum(1 for l in f if re.match(r"^(not )?ok ", l))
+    with open(path, "a") as f:
+        for st, name, note in results:
+            n += 1
+            name = name.replace("#", "_").replace("\n", " ")
+            note = note.replace("\n", " ")
+            if st == "pass":
+                f.write("ok %d %s\n" % (n, name))
+            elif st == "skip":
+                f.write("ok %d %s # SKIP %s\n" % (n, name, note))
+            else:
+                f.write("not ok %d %s%s\n" % (n, name, " # " + note if note else ""))
+        if os.environ.get("RESULTS_PID") == str(os.getpid()):
+            f.write("1..%d\n" % n)
+
+
 def judge(a):
     con = read_lines(a.console)
     res = read_lines(a.results)
@@ -271,6 +295,13 @@ def judge(a):
         facts.get("clocksource", "?"), facts.get("accel", "?"), facts.get("elapsed", "?")))
     if a.require_cases and not cases:
         print("FAIL %s: no test results at all" % a.name)
+        errors.append("no test results at all")
+    if os.environ.get("RESULTS"):
+        tap_add(os.environ["RESULTS"],
+                [("fail" if st == "skip" and a.skip_fails else st, "%s: %s" % (a.name, n), note)
+                 for st, n, note in cases] +
+                [("fail", "%s: the run" % a.name, e) for e in errors])
+    if a.require_cases and not cases:
         return 1
     return 1 if nfail else 0
 

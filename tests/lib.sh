@@ -4,7 +4,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 export TOP
 # The harness's tests run the same under make check, which exports the
 # guest's and the run's parameters: each test sets what it needs.
-unset SELFTESTS GUEST_TESTS RESUME CHECK_FULL PREFIXES MUTATIONS CROSS_ARCHES
+unset SELFTESTS GUEST_TESTS RESUME PREFIXES MUTATIONS CROSS_ARCHES RESULTS RESULTS_PID STAGE_KEY STAGE_DONE RECORDS CHECK_STAGE
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 

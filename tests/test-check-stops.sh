@@ -9,11 +9,11 @@ synthetic_base "$T/base" >/dev/null || notok synthetic-base "cannot commit the s
 cp -r "$fix/series" "$T/series"
 sed -i 's/^ 	for (i = prev + 1; i < si->max; i++) {$/ 	for (i = prev + 2; i < si->max; i++) {/' \
 	"$T/series/0001-mm-swap-fixture-comment-the-scan.patch"
-# Should check.sh go on past the series, the harness tests it would run
+# Should check.py go on past the series, the harness tests it would run
 # are none and the guard ends it: no recursion into this test.
 if timeout 120 env KERNEL_SRC="$T/base" SERIES="$T/series" PREREQS="$fix/prereqs" BUILD="$T/build" \
-	HARNESS_TESTS=none "$TOP/scripts/check/check.sh" >"$T/out" 2>&1; then
-	notok check-stops-series-not-applying "check.sh passed"
+	HARNESS_TESTS=none python3 "$TOP/scripts/check/check.py" >"$T/out" 2>&1; then
+	notok check-stops-series-not-applying "check.py passed"
 elif grep -qx 'not ok series-applies - 0001-mm-swap-fixture-comment-the-scan.patch does not apply to [0-9a-f]*: .*' "$T/out" &&
 	[ "$(tail -n1 "$T/out")" = "0 passed, 1 failed" ] && ! grep -q 'harness tests' "$T/out"; then
 	ok check-stops-series-not-applying

@@ -38,17 +38,3 @@ ARCH=sparc expect_fail bad-arch "unknown ARCH 'sparc' \\(known: arm64 i386 x86_6
 ARCH=i386 expect_fail vm-arch-not-booted 'ARCH=i386 is built, not booted' "$TOP/scripts/kernel/boot.sh" "$T/Image" sanity t
 ARCH=sparc expect_fail vm-bad-arch "unknown ARCH 'sparc'" "$TOP/scripts/kernel/boot.sh" "$T/Image" sanity t
 
-# count: a step's closing line is added up; one that reports nothing, or
-# nothing run (0 and 0), is a failure of its own.
-printf 'step: 3 passed, 1 failed, 0 skipped\n' >"$T/count-some"
-printf 'step: 0 passed, 0 failed\n' >"$T/count-zero"
-: >"$T/count-none"
-out=$(sh -c ". '$TOP/scripts/lib.sh'; pass=0 fail=0
-	count '$T/count-some' some; count '$T/count-zero' zero; count '$T/count-none' none
-	echo \"\$pass \$fail\"")
-if [ "$(printf '%s\n' "$out" | tail -n1)" = "3 3" ] &&
-	[ "$(printf '%s\n' "$out" | grep -c '^not ok .* - no results')" -eq 2 ]; then
-	ok count-steps
-else
-	notok count-steps "$(printf '%s' "$out" | tr '\n' ' ')"
-fi

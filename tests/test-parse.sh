@@ -81,6 +81,14 @@ $R judge --name t --console "$T/con" --results "$T/res" >"$T/j" 2>&1
 if grep -q '^t: 5 passed, 1 failed, 2 skipped' "$T/j"; then ok judge-counts; else notok judge-counts "$(tail -n1 "$T/j")"; fi
 $R judge --name t --console "$T/con" --results "$T/res" --skip-fails >"$T/j" 2>&1
 if grep -q '^t: 5 passed, 3 failed, 2 skipped' "$T/j"; then ok judge-skip-fails; else notok judge-skip-fails "$(tail -n1 "$T/j")"; fi
+# Under a stage of make check the judge adds each case to the stage's
+# results file ($RESULTS), after what is there, and does not end it: the
+# script that owns it (RESULTS_PID, scripts/lib.sh) writes the plan.
+echo 'ok 1 before' >"$T/tap"
+RESULTS=$T/tap RESULTS_PID=1 $R judge --name t --console "$T/con" --results "$T/res" \
+	--skip-fails >/dev/null 2>&1
+expect_eq judge-results-file "$(grep -c '^ok ' "$T/tap") $(grep -c '^not ok ' "$T/tap") $(tail -n1 "$T/tap" | cut -c1-10)" \
+	"6 3 not ok 9 t"
 sed -i 's/cpus=2/cpus=1/; s/clocksource_end=tsc/clocksource_end=jiffies/' "$T/res"
 expect_fail judge-one-cpu 'saw 1 CPU' $R judge --name t --console "$T/con" --results "$T/res"
 expect_fail judge-clocksource 'clocksource_end is jiffies' $R judge --name t --console "$T/con" --results "$T/res"

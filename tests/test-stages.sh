@@ -1,147 +1,146 @@
 #!/bin/sh
-# The stages of make check and check-full (scripts/lib.sh): with RESUME=1 a
-# stage a run of this tree finished is not run again and its counts,
-# failures too, are added as they were; a stage cut short runs again.
+# The stages of make check and check-full (scripts/check/check.py): a stage
+# passes only when its command exits 0 and its results file is complete;
+# the closing line is the sum of those files; with RESUME=1 a stage this
+# tree finished, under the same parameters, is not run again.  The driver
+# runs here in a repository of its own, with a table of fake stages.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/scripts/lib.sh"
-STAGES=$T/stages
-# make check-full RESUME=1 runs these tests too, as a stage: each case sets
-# these itself.
-unset RESUME CHECK_STAGE
+unset RESUME RESULTS RESULTS_PID STAGE_KEY STAGE_DONE RECORDS
+r=$T/repo
+mkdir -p "$r/scripts/check" "$r/config" "$r/records" "$T/s"
+cp "$TOP/scripts/check/check.py" "$TOP/scripts/check/stages.py" "$r/scripts/check/"
+cp "$TOP/scripts/lib.sh" "$r/scripts/"
+cp "$TOP/config/params" "$r/config/"
+echo /build/ >"$r/.gitignore"
+git init -q "$r" && git -C "$r" add . &&
+	git -C "$r" -c user.name=t -c user.email=t@t commit -qm one ||
+	notok stages-repo "cannot make the test repository"
 
-# run_stages: stages a (passes), b (fails) and c (cut short before its
-# end); prints which ran and the totals.
-run_stages() {
-	pass=0 fail=0 ran=
-	stage_init
-	if stage a; then
-		ran="$ran a"
-		result a-case 0 >/dev/null
-		stage_done
-	fi
-	if stage b; then
-		ran="$ran b"
-		result b-case 1 broken >/dev/null
-		stage_done
-	fi
-	if stage c; then
-		ran="$ran c"
-		result c-case 0 >/dev/null
-	fi
-	echo "ran:$ran; $pass passed, $fail failed"
+# fake NAME BODY: a stage's command, $T/s/NAME.sh, which logs that it ran.
+fake() {
+	printf '. "%s/scripts/lib.sh"\nTOP=%s\npass=0 fail=0\necho "$0" >>"%s/ran"\n%s\n' \
+		"$TOP" "$r" "$T" "$2" >"$T/s/$1.sh"
+}
+fake pass 'result a 0; result b 0; results_end'
+fake fail 'result c 0; result d 1 broken; results_end'
+# Dies after a script it ran printed its own passing summary (cross.sh
+# after arm64's guest): no plan at the end of its results.
+fake cut 'result arm64 0; sh -c ". $TOP/scripts/lib.sh; pass=1 fail=0; results_end"; exit 3'
+fake lying 'result e 0; results_end; exit 2'
+fake zero 'results_end'
+# Writes results only when told to: a later run must not read them again.
+fake missing '[ -z "${FIRST:-}" ] || { result x 0; results_end; }; exit 0'
+fake parts 'for n in 1 2 3; do
+	part "$n" || continue
+	echo "part $n" >>"'"$T"'/ran"
+	result "part-$n" 0
+	[ "$n" = 3 ] && [ -n "${CUT:-}" ] && exit 1
+	part_done
+done
+results_end'
+fake first-fails 'result series-applies 1 "does not apply"; results_end'
+# table NAME STAGE...: a table of these stages.
+table() {
+	_t=$T/$1.py
+	shift
+	echo "STAGES = [" >"$_t"
+	for _s in "$@"; do
+		echo "    stage('$_s', 'the $_s stage', ['sh', '$T/s/$_s.sh'], seconds=1)," >>"$_t"
+	done
+	echo "]" >>"$_t"
+}
+table abc pass fail cut
+# drive TABLE [VAR=VALUE...]: run the driver; prints the stages that ran,
+# then its closing line.
+drive() {
+	_t=$T/$1.py
+	shift
+	: >"$T/ran"
+	env BUILD="$r/build" "$@" python3 "$r/scripts/check/check.py" --table "$_t" >"$T/out" 2>&1
+	echo "ran:$(sed -n 's|.*/s/\(.*\)\.sh$| \1|p; s|^part \(.*\)| p\1|p' "$T/ran" | tr -d '\n');" \
+		"$(tail -n1 "$T/out")"
 }
 
-STAGE_ID=one
-expect_eq stages-first-run "$(run_stages | tail -n1)" "ran: a b c; 2 passed, 1 failed"
-expect_eq stages-resume "$(RESUME=1 run_stages | tail -n1)" "ran: c; 2 passed, 1 failed"
-# The count a resumed stage adds is the one it recorded, said as such.
-if RESUME=1 run_stages | grep -q '^# resumed b: 0 passed, 1 failed'; then
+expect_eq stages-first-run "$(drive abc)" "ran: pass fail cut; 3 passed, 2 failed"
+if grep -q '^not ok cut - exited 3, its results cut short after 1 (no plan' "$T/out"; then
+	ok stages-cut-short
+else
+	notok stages-cut-short "$(grep '^not ok cut' "$T/out")"
+fi
+# A finished stage is not run again, its counts added as they were, and
+# said so; the stage cut short runs again.
+expect_eq stages-resume "$(drive abc RESUME=1)" "ran: cut; 3 passed, 2 failed"
+if grep -q '^# resumed fail: 1 passed, 1 failed' "$T/out"; then
 	ok stages-resume-says-so
 else
-	notok stages-resume-says-so "no '# resumed b' line"
+	notok stages-resume-says-so "no '# resumed fail' line"
 fi
-STAGE_ID=two
-expect_eq stages-other-commit "$(RESUME=1 run_stages | tail -n1)" "ran: a b c; 2 passed, 1 failed"
-STAGE_ID=one
-expect_eq stages-no-resume "$(run_stages | tail -n1)" "ran: a b c; 2 passed, 1 failed"
-# A step that ends without its closing line counts as a failure and is
-# not recorded: a resumed run runs it again (check.sh's step_log).
-: >"$T/empty.log"
-cut_short() {
-	pass=0 fail=0 ran=
-	stage_init
-	if stage d; then
-		ran=d
-		count "$T/empty.log" d >/dev/null && stage_done
-	fi
-	echo "ran:$ran; $pass passed, $fail failed"
-}
-STAGE_ID=three
-expect_eq stages-no-closing-line "$(cut_short)" "ran:d; 0 passed, 1 failed"
-expect_eq stages-no-closing-line-runs-again "$(RESUME=1 cut_short)" "ran:d; 0 passed, 1 failed"
+expect_eq stages-no-resume "$(drive abc)" "ran: pass fail cut; 3 passed, 2 failed"
+
+# A parameter of config/params changes every key: a record made with
+# another SMP, MEM or FULL_PREFIXES is not reused.
+table p pass
+drive p >/dev/null
+moved=
+for kv in SMP=4 MEM=6G FULL_PREFIXES=3 TESTS_FIRST=2 ACCEL=tcg GUEST_TESTS=sanity; do
+	[ "$(drive p RESUME=1 "$kv")" = "ran: pass; 2 passed, 0 failed" ] || moved="$moved $kv"
+done
+expect_eq stages-key-sees-parameters "${moved:-none}" none
+expect_eq stages-key-same-parameters "$(drive p RESUME=1)" "ran:; 2 passed, 0 failed"
+# The tree: a change runs it again, a record committed does not.
+echo x >"$r/records/x"
+git -C "$r" add records && git -C "$r" -c user.name=t -c user.email=t@t commit -qm record
+expect_eq stages-key-leaves-records-out "$(drive p RESUME=1)" "ran:; 2 passed, 0 failed"
+echo y >"$r/y"
+expect_eq stages-key-sees-changes "$(drive p RESUME=1)" "ran: pass; 2 passed, 0 failed"
+git -C "$r" add y && git -C "$r" -c user.name=t -c user.email=t@t commit -qm two
+expect_eq stages-key-sees-commits "$(drive p RESUME=1)" "ran: pass; 2 passed, 0 failed"
+
+# A passing closing line is not a pass: a stage that exits non-zero with
+# no failure in its results fails; one whose results are an empty plan, or
+# missing, fails.
+table lie lying
+expect_eq stages-exit-status "$(drive lie)" "ran: lying; 1 passed, 1 failed"
+table z zero
+expect_eq stages-no-results "$(drive z)" "ran: zero; 0 passed, 1 failed"
+table m missing
+drive m FIRST=1 >/dev/null
+expect_eq stages-missing-results "$(drive m)" "ran: missing; 0 passed, 1 failed"
+# None of them is kept: a resumed run runs each again.
+expect_eq stages-failed-verdicts-run-again "$(drive lie RESUME=1)" "ran: lying; 1 passed, 1 failed"
 
 # A long stage's parts (prefix-boot.sh's prefixes): a resumed run goes on
-# from the part cut short (3 here); a script run alone, outside a stage,
-# runs every part.
-run_parts() {
-	pass=0 fail=0 ran=
-	stage_init
-	for n in 1 2 3; do
-		part "$n" || continue
-		ran="$ran $n"
-		result "part-$n" 0 >/dev/null
-		[ "$n" = 3 ] || part_done
-	done
-	echo "ran:$ran; $pass passed, $fail failed"
-}
-STAGE_ID=four
-expect_eq stages-parts-first-run "$(CHECK_STAGE=p run_parts | tail -n1)" "ran: 1 2 3; 3 passed, 0 failed"
-expect_eq stages-parts-resume "$(RESUME=1 CHECK_STAGE=p run_parts | tail -n1)" "ran: 3; 3 passed, 0 failed"
-expect_eq stages-parts-alone "$(RESUME=1 run_parts | tail -n1)" "ran: 1 2 3; 3 passed, 0 failed"
+# from the part cut short.
+table pt parts
+expect_eq stages-parts-first-run "$(drive pt CUT=1)" "ran: parts p1 p2 p3; 0 passed, 1 failed"
+expect_eq stages-parts-resume "$(drive pt RESUME=1)" "ran: parts p3; 3 passed, 0 failed"
+expect_eq stages-parts-done "$(drive pt RESUME=1)" "ran:; 3 passed, 0 failed"
 
-# Records committed with the tree (make record-stages): read with RESUME=1
-# only, whatever machine wrote them.
-STAGE_RECORDS=$T/records
-: >"$STAGES"
-echo "one a 1 0 0123456789ab 2026-12-01T08:00Z 5" >"$T/records"
-STAGE_ID=one
-expect_eq stages-records-resume "$(RESUME=1 run_stages | tail -n1)" "ran: b c; 2 passed, 1 failed"
-expect_eq stages-records-need-resume "$(run_stages | tail -n1)" "ran: a b c; 2 passed, 1 failed"
+# A first stage (the series applies) that fails ends the run.
+table fs first-fails pass
+sed -i "s/seconds=1)/seconds=1, first=True)/" "$T/fs.py"
+sed -i "/s\/pass.sh/s/, first=True//" "$T/fs.py"
+expect_eq stages-first-fails-stops "$(drive fs)" "ran: first-fails; 0 passed, 1 failed"
 
-# The tree's identity: its content and uncommitted changes, records/ aside.
-r=$T/repo
-git init -q "$r" && mkdir -p "$r/records" && echo x >"$r/x" && : >"$r/records/check-stages" &&
-	echo /build/ >"$r/.gitignore" &&
-	git -C "$r" add . && git -C "$r" -c user.name=t -c user.email=t@t commit -qm one
-id() { (TOP=$r stage_id); }
-id1=$(id)
-echo "$id1 a 1 0" >>"$r/records/check-stages"
-git -C "$r" -c user.name=t -c user.email=t@t commit -qam record
-expect_eq stages-id-leaves-records-out "$(id)" "$id1"
-echo y >"$r/x"
-id2=$(id)
-[ -n "$id1" ] && [ "$id2" != "$id1" ]
-expect_eq stages-id-sees-changes "$?" 0
-git -C "$r" -c user.name=t -c user.email=t@t commit -qam two
-[ "$(id)" != "$id1" ]
-expect_eq stages-id-sees-commits "$?" 0
+# CHECK_STAGES: those stages alone; a name the run lacks is an error.
+expect_eq stages-only-some "$(drive abc CHECK_STAGES=fail)" "ran: fail; 1 passed, 1 failed"
+env BUILD="$r/build" CHECK_STAGES=nosuch python3 "$r/scripts/check/check.py" --table "$T/abc.py" >"$T/out" 2>&1
+expect_eq stages-only-unknown "$? $(grep -c 'no stage nosuch in this run (pass fail cut)' "$T/out")" "2 1"
 
-# A parameter that changes what a stage runs is part of the identity: a
-# record made with another SMP, MEM or FULL_PREFIXES is not reused.
-moved=
-for kv in SMP=4 MEM=6G FULL_PREFIXES=3 TESTS_FIRST=2 ACCEL=tcg; do
-	[ "$(env "$kv" sh -c '. "$TOP/scripts/lib.sh"; TOP=$1 stage_id' sh "$r")" != "$(id)" ] || moved="$moved $kv"
-done
-expect_eq stages-id-sees-parameters "${moved:-none}" none
+# make record-stages: this tree's finished stages into records/check/; a
+# clean build then resumes from them with RESUME=1 only.
+drive abc >/dev/null
+env BUILD="$r/build" python3 "$r/scripts/check/check.py" --table "$T/abc.py" --record >"$T/rec" 2>&1
+expect_eq stages-record-totals "$(tail -n1 "$T/rec")" "recorded for this tree: pass fail (3 passed, 1 failed)"
+rm -rf "$r/build"
+expect_eq stages-records-resume "$(drive abc RESUME=1)" "ran: cut; 3 passed, 2 failed"
+rm -rf "$r/build"
+expect_eq stages-records-need-resume "$(drive abc)" "ran: pass fail cut; 3 passed, 2 failed"
 
-# make record-stages takes this tree's finished stages, each once.
-mkdir -p "$r/build/logs"
-id3=$(id)
-printf '%s b 2 0 c e 1\nother c 1 0 c e 1\n%s d/1 0 1 c e 1\n%s d 0 1 c e 1\n' "$id3" "$id3" "$id3" \
-	>"$r/build/logs/check-stages"
-rec() { TOP=$r BUILD=$r/build STAGE_RECORDS= sh "$TOP/scripts/check/record-stages.sh" 2>&1; }
-rec >/dev/null
-rec >"$T/rec.out"
-expect_eq stages-record-this-tree-once "$(awk -v i="$id3" '$1 == i { s = s $2 }
-	END { print s }' "$r/records/check-stages")" "bd/1d"
-# A part's counts are in its stage's: the totals leave parts out.
-if grep -q "recorded for this tree: b d (2 passed, 1 failed)" "$T/rec.out"; then
-	ok stages-record-says-totals
-else
-	notok stages-record-says-totals "$(tail -n1 "$T/rec.out")"
-fi
-expect_fail stages-record-nothing-to-read "no stage records" \
-	env TOP="$r" BUILD="$T/none" STAGE_RECORDS= sh "$TOP/scripts/check/record-stages.sh"
-
-# step_log: a stage that prints a passing closing line and then exits
-# non-zero fails; one whose line has its failures already is not counted
-# twice; a clean one adds its counts.
-steps() {
-	BUILD=$T sh -c '. "$TOP/scripts/lib.sh"; mkdir -p "$BUILD/logs"; STAGES=$BUILD/steps STAGE_ID=x
-		pass=0 fail=0; stage_init
-		step_log lying "a stage" sh -c "echo \"3 passed, 0 failed\"; exit 2" >/dev/null 2>&1
-		step_log failing "a stage" sh -c "echo \"2 passed, 1 failed\"; exit 1" >/dev/null 2>&1
-		step_log clean "a stage" sh -c "echo \"4 passed, 0 failed\"" >/dev/null 2>&1
-		echo "$pass $fail"'
-}
-expect_eq stages-exit-status-counts "$(steps)" "9 2"
+# Every variable a script reads with a default is a parameter or an
+# internal one of config/params: none can be left out of the keys.
+declared=$(grep -v '^#' "$TOP/config/params" | tr -s ' \n' '\n\n')
+undeclared=$(cat "$TOP"/scripts/*.sh "$TOP"/scripts/*/*.sh "$TOP"/guest/tests/* "$TOP/Makefile" 2>/dev/null |
+	grep -oE '\$\{[A-Z][A-Z0-9_]*:?[-=+?]' | sed -E 's/^\$\{//; s/:?[-=+?]$//' | sort -u |
+	grep -vxF "$declared" | tr '\n' ' ')
+expect_eq stages-parameters-declared "${undeclared:-none}" none

@@ -31,8 +31,8 @@ config() {
 setup() {
 	case $1 in
 	sparse | clang)
-		obj=$BUILD/obj/x86_64-$1
-		cfg=$(config x86_64 debug) || return 1
+		obj=$BUILD/obj/$(arch_native)-$1
+		cfg=$(config "$(arch_native)" debug) || return 1
 		;;
 	*)
 		_arch=${ARCH-}
@@ -82,4 +82,4 @@ for tool in ${TOOLS:-sparse clang $(arch_others)}; do
 	result "$tool: no new warning in the touched files" $? "$new"
 done
 git -C "$src" checkout -q -f --detach FETCH_HEAD
-echo "$pass passed, $fail failed"
+results_end

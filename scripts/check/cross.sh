@@ -32,9 +32,7 @@ for ARCH in $CROSS_ARCHES; do
 	[ -n "$arch_qemu" ] || continue
 	SRC=$src STRICT_SKIP=1 TIMEOUT=${CROSS_TIMEOUT:-$GUEST_TIMEOUT} \
 		"$TOP/scripts/kernel/boot.sh" "$k" "$CROSS_TESTS" "cross-$ARCH" >"$BUILD/logs/cross-$ARCH.out" 2>&1
-	cat "$BUILD/logs/cross-$ARCH.out"
-	count "$BUILD/logs/cross-$ARCH.out" "$ARCH: the guest ran its tests"
+	results_of "$ARCH: the guest ran its tests" $? "$BUILD/logs/cross-$ARCH.out"
 done
 unset ARCH
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+results_end

@@ -33,8 +33,9 @@ if [ -d "$work/.git" ]; then
 		--name-only "$base_commit" HEAD -- '*.c' '*.h' | grep -v '^tools/') \
 		>"$BUILD/logs/kdoc.log" 2>&1
 	grep -E '^(not )?ok ' "$BUILD/logs/kdoc.log"
-	count "$BUILD/logs/kdoc.log" kernel-doc
+	grep -q '^ok kernel-doc-runs$' "$BUILD/logs/kdoc.log" ||
+		result kernel-doc 1 "kdoc-new.sh gave no verdict (see build/logs/kdoc.log)"
 else
 	result series-applies 1 "$(tail -n1 "$BUILD/logs/gates-apply.log")"
 fi
-echo "$pass passed, $fail failed"
+results_end

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The harness's own checks can fail.  Each deliberate breakage under
 # tests/harness-mutations/ is applied to a copy of the harness (scripts/,
-# tests/, config/, guest/, the Makefile; README.md and series/, which
+# tests/, config/, guest/, the Makefile; README.md, docs/ and series/, which
 # tests/test-readme.sh compares), the harness test
 # file its "Expect-red: FILE:TEST" line names is run there, and TEST must
 # turn red.  Then each splat pattern of results.py
@@ -14,12 +14,12 @@ t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 copy() {
 	rm -rf "$t/c" && mkdir -p "$t/c" &&
-		cp -r "$TOP/scripts" "$TOP/tests" "$TOP/guest" "$TOP/config" \
+		cp -r "$TOP/scripts" "$TOP/tests" "$TOP/guest" "$TOP/config" "$TOP/docs" \
 			"$TOP/Makefile" "$TOP/README.md" "$TOP/series" "$t/c/"
 }
 # run FILE: the copy's harness tests of tests/test-FILE.sh, into $t/out
 run() {
-	HARNESS_TESTS=$1 sh "$t/c/tests/run.sh" >"$t/out" 2>&1
+	results_private env HARNESS_TESTS="$1" sh "$t/c/tests/run.sh" >"$t/out" 2>&1
 }
 # red FILE TEST: TEST of the copy's tests/test-FILE.sh is not ok
 red() {
@@ -65,5 +65,4 @@ for name in $names; do
 	red parse "splat-pattern-$name"
 	result "harness-mutation without splat pattern $name turns parse:splat-pattern-$name red" $? "it stayed green"
 done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+results_end

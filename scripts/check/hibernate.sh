@@ -55,7 +55,7 @@ round() {
 	# The status of the last boot stands for the pair.
 	grep -h '^qemu_status=' "$BUILD/logs/$name-1.results.log" \
 		"$BUILD/logs/$name-2.results.log" 2>/dev/null | tail -n1 >>"$BUILD/logs/$name.results.log"
-	python3 "$TOP/scripts/results.py" judge --name "$name" --skip-fails --src "$src" \
+	results_private python3 "$TOP/scripts/results.py" judge --name "$name" --skip-fails --src "$src" \
 		--console "$BUILD/logs/$name.console.log" \
 		--results "$BUILD/logs/$name.results.log" >"$BUILD/logs/$name.out"
 	result "$name" $? "$(grep -h '^FAIL' "$BUILD/logs/$name.out" | head -n1) (see build/logs/$name.*)"
@@ -89,5 +89,4 @@ while [ "$r" -le "$REPS" ]; do
 	r=$((r + 1))
 done
 python3 "$TOP/scripts/bench/bench.py" hibernate-report --csv "$csv" | tee "$BUILD/logs/hibernate.txt"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+results_end

@@ -37,5 +37,4 @@ if [ "$ran" -eq 0 ]; then
 		result "kernel-doc $f" $? "$added"
 	done
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+results_end

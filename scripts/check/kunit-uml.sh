@@ -4,7 +4,8 @@
 # in the work tree, on UML, whose config has no THP_SWAP (only order 0
 # has cluster lists there) and no HIBERNATION.  One result line per case;
 # a case skipped because it needs CONFIG_THP_SWAP or CONFIG_HIBERNATION is
-# listed but not counted, any other skip fails.  Ends with "N passed, N failed".
+# listed but not counted, any other skip fails.  The cases are read from
+# kunit.py's --json, never from its log.  Ends with "N passed, N failed".
 set -u
 . "$(dirname "$0")/../lib.sh"
 pass=0 fail=0
@@ -14,29 +15,35 @@ log=$BUILD/logs/kunit-uml.log
 mkdir -p "$out" "$BUILD/logs"
 use_ccache
 say "kunit.py run --kunitconfig=mm/tests (UML; log: $log)"
+json=$BUILD/logs/kunit-uml.json
+rm -f "$json"
 (cd "$work" && python3 tools/testing/kunit/kunit.py run --kunitconfig=mm/tests \
-	--build_dir="$out" --jobs="$(nproc)" --make_options "CC=ccache gcc") >"$log" 2>&1
+	--build_dir="$out" --jobs="$(nproc)" --make_options "CC=ccache gcc" --json="$json") >"$log" 2>&1
 rc=$?
-tr -d '\r' <"$log" | sed -E 's/^\[[0-9:]+\] //' | grep -E '^\[(PASSED|FAILED|CRASHED|SKIPPED)\] ' >"$log.cases"
-while IFS= read -r line; do
-	st=${line%%]*}
-	st=${st#[}
-	rest=${line#*] }
+# Each case's status from kunit.py's own JSON; a skip's reason, which the
+# JSON leaves out, from the KTAP it kept (test.log), by our judge's parser.
+python3 -c 'import json, sys
+def walk(g, path):
+    for c in g.get("test_cases", []):
+        print(c["status"], ".".join(path + [c["name"]]))
+    for s in g.get("sub_groups", []):
+        walk(s, path + [s["name"]])
+for s in json.load(open(sys.argv[1])).get("sub_groups", []):
+    walk(s, [s["name"]])' "$json" >"$log.cases" 2>/dev/null
+python3 "$TOP/scripts/results.py" ktap "$out/test.log" --src "$work" >"$log.ktap" 2>/dev/null
+while read -r st name; do
 	case $st in
-	PASSED) result "kunit-uml:$rest" 0 ;;
-	SKIPPED)
-		case $rest in
-		*"needs CONFIG_THP_SWAP"* | *"needs CONFIG_HIBERNATION"*) echo "# skip kunit-uml:$rest" ;;
-		*) result "kunit-uml:$rest" 1 "skipped" ;;
+	PASS) result "kunit-uml:$name" 0 ;;
+	SKIP)
+		why=$(grep -F "skip $name  # " "$log.ktap" | head -n1 | sed 's/.*  # //; s/^SKIP //')
+		case $why in
+		*"needs CONFIG_THP_SWAP"* | *"needs CONFIG_HIBERNATION"*) echo "# skip kunit-uml:$name: $why" ;;
+		*) result "kunit-uml:$name" 1 "skipped: ${why:-no reason}" ;;
 		esac ;;
-	*) result "kunit-uml:$rest" 1 "$st" ;;
+	*) result "kunit-uml:$name" 1 "$st" ;;
 	esac
 done <"$log.cases"
-summary=$(grep -E 'Testing complete\. Ran [0-9]+ tests' "$log" | sed -E 's/^\[[0-9:]+\] //')
-if [ "$rc" -ne 0 ] || [ -z "$summary" ]; then
-	result kunit-uml-run 1 "kunit.py exited $rc: ${summary:-no summary} (see $log)"
-else
-	result kunit-uml-run 0
-fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+[ -s "$log.cases" ]
+result kunit-uml-cases $? "kunit.py wrote no case to $json (see $log)"
+result kunit-uml-run $rc "kunit.py exited $rc (see $log)"
+results_end

@@ -41,8 +41,7 @@ if [ "${1:-}" = --headers ]; then
 		why=$(expect_of "$p")
 		result "mutation-header $(basename "$p" .patch)" $? "$why"
 	done
-	echo "$pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
+	results_end
 	exit
 fi
 
@@ -74,7 +73,8 @@ for p in "$TOP"/tests/mutations/*.patch; do
 	prog=${want%%:*} limit=1800 st=
 	[ "$prog" = kunit ] && prog=sanity limit=300
 	[ -f "$work/tools/testing/selftests/mm/$prog.c" ] && st=$prog
-	SRC=$work SELFTESTS=$st TIMEOUT=$limit "$TOP/scripts/kernel/boot.sh" "$k" "$prog" "mutant-$n" \
+	results_private env SRC="$work" SELFTESTS="$st" TIMEOUT=$limit \
+		"$TOP/scripts/kernel/boot.sh" "$k" "$prog" "mutant-$n" \
 		>"$BUILD/logs/mutant-$n.out" 2>&1
 	# The named case, or one of its parameters, failed.
 	awk -v w="$want" '$1 == "FAIL" && ($2 == w || index($2, w ".") == 1) \
@@ -85,4 +85,4 @@ restore
 trap - EXIT INT TERM
 VARIANT=patched FLAVOR=debug "$TOP/scripts/kernel/kernel.sh" >/dev/null ||
 	die "cannot rebuild the debug kernel after the mutations"
-echo "$pass passed, $fail failed"
+results_end

@@ -25,6 +25,7 @@ set -u
 : "${FULL_PREFIXES:=$(seq 1 "$TESTS_FIRST")}"
 : "${PREFIX_TIMEOUT:=$GUEST_TIMEOUT}"
 pass=0 fail=0
+arch_load
 work=$(lastline "$TOP/scripts/kernel/tree.sh" work 2>/dev/null) || die "no work tree"
 from=$(lastline "$TOP/scripts/kernel/tree.sh" prereq-tip) || die "no work tree"
 total=$(git -C "$work" rev-list --count "$from..HEAD")
@@ -60,15 +61,14 @@ for n in $PREFIXES; do
 	done
 	k=$(prefix_kernel "$work" "$sha" prefix-boot debug)
 	if [ ! -r "$k" ]; then
-		result "prefix-$n-build" 1 "the debug kernel at patch $n did not build (see build/logs/build-x86_64-prefix-boot-debug.log)"
+		result "prefix-$n-build" 1 "the debug kernel at patch $n did not build (see build/logs/build-$ARCH-prefix-boot-debug.log)"
 		continue
 	fi
 	log=$BUILD/logs/prefix-$n
 	SRC=$BUILD/prefix-boot SELFTESTS=$selftests STRICT_SKIP=1 \
 		TIMEOUT="$PREFIX_TIMEOUT" \
 		"$TOP/scripts/kernel/boot.sh" "$k" "$tests" "prefix-$n" >"$log.out" 2>&1
-	grep -E '^FAIL |passed, ' "$log.out" | sed "s/^/# prefix $n: /"
-	count "$log.out" "prefix-$n"
+	results_of "prefix-$n" $? "$log.out"
 	# Each case a quick test names ran and passed (a name the kselftest
 	# lacks would select nothing).
 	cases_passed "$log.results.log" "prefix-$n" "$tests"
@@ -82,5 +82,4 @@ for n in $PREFIXES; do
 	done
 	part_done
 done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+results_end

@@ -9,7 +9,8 @@ base_tree
 base=$base_commit
 work=$(lastline "$TOP/scripts/kernel/tree.sh" work 2>/dev/null) || die "no work tree"
 src=$BUILD/prefix-src
-obj=$BUILD/obj/x86_64-prefix-debug
+arch_load
+obj=$(kernel_obj prefix debug)
 log=$BUILD/logs/prefix-build.log
 : >"$log"
 [ -d "$src/.git" ] || git clone -q --shared "$work" "$src" || die "cannot clone $work"
@@ -25,7 +26,7 @@ objs=$(echo "$objs" | tr ' ' '\n' | sort -u | tr '\n' ' ')
 
 # warnings REV: the W=1 warnings of $objs at REV, without line numbers.
 warnings() {
-	warnings_at "$src" "$obj" "$BUILD/obj/x86_64-patched-debug/.config" "$1" "$objs" \
+	warnings_at "$src" "$obj" "$(kernel_obj patched debug)/.config" "$1" "$objs" \
 		CC="ccache gcc" W=1
 }
 
@@ -52,9 +53,9 @@ for c in $(git -C "$src" rev-list --reverse "$base..FETCH_HEAD"); do
 			continue
 		fi
 		EXTRA_CFLAGS=-Werror selftests_make "$src" "$obj/selftests" \
-			"$BUILD/obj/x86_64-patched-debug/usr/include" "$p" >>"$log" 2>&1
+			"$(kernel_obj patched debug)/usr/include" "$p" >>"$log" 2>&1
 		result "prefix $n builds selftests/mm/$p -Wall -Werror" $? "see $log"
 	done
 done
 git -C "$src" checkout -q -f --detach FETCH_HEAD
-echo "$pass passed, $fail failed"
+results_end

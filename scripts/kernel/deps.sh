@@ -9,8 +9,9 @@ set -eu
 . "$(dirname "$0")/../lib.sh"
 pkgs="build-essential flex bison bc libelf-dev libssl-dev cpio ccache
 	busybox-static bash-static python3 git xz-utils file kmod $*"
-# The default architecture's compiler and QEMU, and ARCH's (config/ARCH.config).
-for ARCH in x86_64 ${ARCH:-}; do
+# The native architecture's compiler and QEMU (lib.sh arch_native), and
+# ARCH's (config/ARCH.config).
+for ARCH in $(arch_native) ${ARCH:-}; do
 	arch_load
 	pkgs="$pkgs $arch_packages"
 done

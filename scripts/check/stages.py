@@ -1,0 +1,74 @@
+"""The stages of make check and make check-full, in the order they run.
+
+Each stage is one entry: its name; what it checks; the command, run from
+the top of the clone; the test kernels built before it (VARIANT-FLAVOR,
+scripts/kernel/kernel.sh; the stage finds each image with lib.sh's
+kernel_image); whether only check-full runs it; the seconds it took here
+(QEMU TCG, 2 host cores), for the progress lines.  A "first" stage runs
+in every run, before the others, and a failure there ends the run.
+
+A stage writes its results to $RESULTS (scripts/lib.sh) and passes only
+when its command exits 0 and that file is complete; scripts/check/check.py
+runs the table, sums the files and keeps each finished stage's results
+under a key computed from the tree and config/params (RESUME=1).
+"""
+from collections import namedtuple
+
+Stage = namedtuple("Stage", "name what command kernels full seconds first")
+
+
+def stage(name, what, command, kernels=(), full=False, seconds=60, first=False):
+    if isinstance(command, str):
+        command = command.split()
+    return Stage(name, what, list(command), tuple(kernels), full, seconds, first)
+
+
+STAGE = "scripts/check/stage.sh"
+DEBUG = ["patched-debug"]
+
+STAGES = [
+    stage("series", "the build dependencies, and prereqs/ and series/ applied to the base",
+          STAGE + " series", seconds=60, first=True),
+    stage("harness", "harness tests", "tests/run.sh", seconds=300),
+    stage("gates", "series gates", "scripts/check/gates.sh", seconds=200),
+    stage("kunit-uml", "KUnit as mm/tests/.kunitconfig documents it: kunit.py on UML (no THP_SWAP)",
+          "scripts/check/kunit-uml.sh", seconds=400),
+    stage("test-kernel", "the debug test kernel: its selftests config, the accelerator probe",
+          STAGE + " test-kernel", DEBUG, seconds=60),
+    stage("guest", "the debug kernel: KUnit, the kselftests of CHECK_TESTS",
+          STAGE + " guest", DEBUG, seconds=1150),
+    stage("runner", "the runner against real splats and a real hang",
+          STAGE + " runner", DEBUG, seconds=300),
+    stage("prefix", "bisectability: every prefix builds what it touches, W=1",
+          "scripts/check/prefix-build.sh", seconds=600),
+    stage("swap-n", "the series with CONFIG_SWAP=n: builds, its kselftests skip",
+          STAGE + " swap-n", ["patched-noswap"], seconds=60),
+    stage("guest-all", "the debug kernel, every kselftest case (run_vmtests.sh)",
+          STAGE + " guest-all", DEBUG, full=True, seconds=970),
+    stage("guest-4cpu", "device selection with 4 vCPUs on 2 host cores (function, not timing)",
+          STAGE + " guest-4cpu", DEBUG, full=True, seconds=760),
+    stage("user-machine", "the kselftests beside the machine's own swap, stopped half way and run again",
+          STAGE + " user-machine", DEBUG, full=True, seconds=2400),
+    stage("errno", "swapon/swapoff errors on bad input: the base kernel side by side",
+          STAGE + " errno", DEBUG + ["base-plain"], full=True, seconds=200),
+    stage("stress", "a bounded stress run on the debug kernel",
+          STAGE + " stress", DEBUG, full=True, seconds=210),
+    stage("faultinj", "every allocation of swapon and swapoff failing in turn (fail-nth)",
+          STAGE + " faultinj", DEBUG, full=True, seconds=60),
+    stage("mutations", "deliberate breakages must fail KUnit cases",
+          "scripts/check/mutations.sh", full=True, seconds=2550),
+    stage("harness-mutations", "deliberate breakages of the harness must turn its tests red",
+          "scripts/check/harness-mutations.sh", full=True, seconds=210),
+    stage("kcsan", "the KCSAN kernel: KUnit, every kselftest case through run_vmtests.sh -t swap",
+          STAGE + " kcsan", ["patched-kcsan"], full=True, seconds=700),
+    stage("prefix-boot", "every prefix of the series boots and passes its tests",
+          "scripts/check/prefix-boot.sh", full=True, seconds=5700),
+    stage("hibernate", "hibernation round trip, base and patched (image write timed)",
+          "scripts/check/hibernate.sh", full=True, seconds=760),
+    stage("cross", "i386 and arm64 (arm64 boots the KUnit suites and kselftests)",
+          "scripts/check/cross.sh", full=True, seconds=1540),
+    stage("compilers", "sparse, clang, and gcc W=1 for arm64 and i386 on the touched files",
+          "scripts/check/compilers.sh", full=True, seconds=180),
+    stage("base-again", "the base commit is the same when derived again from scratch",
+          STAGE + " base-again", full=True, seconds=100),
+]
