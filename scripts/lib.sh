@@ -632,7 +632,8 @@ results_private() {
 	env -u RESULTS -u RESULTS_PID "$@"
 }
 
-# results_line STATUS NAME [WHY]: add one result to $RESULTS, numbered.
+# results_line STATUS NAME [WHY]: add one result to $RESULTS, numbered;
+# STATUS 0 passed, skip skipped, anything else failed.
 results_line() {
 	[ -n "${RESULTS:-}" ] || return 0
 	_rn=$(grep -cE '^(not )?ok ' "$RESULTS" 2>/dev/null)
@@ -640,7 +641,9 @@ results_line() {
 	# A '#' would start a directive; a newline another line.
 	_rname=$(printf '%s' "$2" | tr '#\n' '_ ')
 	_rwhy=$(printf '%s' "${3:-}" | tr '\n' ' ')
-	if [ "$1" -eq 0 ]; then
+	if [ "$1" = skip ]; then
+		echo "ok $_rn $_rname # SKIP $_rwhy" >>"$RESULTS"
+	elif [ "$1" -eq 0 ]; then
 		echo "ok $_rn $_rname" >>"$RESULTS"
 	else
 		echo "not ok $_rn $_rname${_rwhy:+ # $_rwhy}" >>"$RESULTS"
@@ -650,9 +653,7 @@ results_line() {
 # results_skip NAME WHY: a check that does not apply here, said so.
 results_skip() {
 	echo "# skip $1: $2"
-	[ -n "${RESULTS:-}" ] || return 0
-	_rn=$(grep -cE '^(not )?ok ' "$RESULTS" 2>/dev/null)
-	echo "ok $((${_rn:-0} + 1)) $1 # SKIP $2" >>"$RESULTS"
+	results_line skip "$1" "$2"
 }
 
 # results_of NAME STATUS OUT: a boot.sh run's verdict, its output in OUT
@@ -687,9 +688,10 @@ results_copy() {
 # writes the plan; any other script counts its own $pass and $fail.
 results_end() {
 	if [ -n "${RESULTS:-}" ] && [ "${RESULTS_PID:-}" = "$$" ]; then
-		pass=$(grep -c '^ok ' "$RESULTS" 2>/dev/null)
-		fail=$(grep -c '^not ok ' "$RESULTS" 2>/dev/null)
-		echo "1..$((${pass:-0} + ${fail:-0}))" >>"$RESULTS"
+		echo "1..$(grep -cE '^(not )?ok ' "$RESULTS")" >>"$RESULTS"
+		# A skip is neither (check.py counts the same way).
+		pass=$(grep '^ok ' "$RESULTS" | grep -vc ' # SKIP ')
+		fail=$(grep -c '^not ok ' "$RESULTS")
 	fi
 	echo "${pass:-0} passed, ${fail:-0} failed"
 	[ "${fail:-0}" -eq 0 ]

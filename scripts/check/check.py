@@ -54,17 +54,15 @@ def load_table(path):
 
 
 def parameters():
-    """Every name config/params lists, parameters and internal ones apart."""
-    params, internal = [], []
-    part = params
+    """The parameters config/params lists (not its internal names)."""
+    params = []
     with open(os.path.join(TOP, "config", "params")) as f:
         for line in f:
             if line.startswith("# internal"):
-                part = internal
-            if line.startswith("#"):
-                continue
-            part.extend(line.split())
-    return params, internal
+                break
+            if not line.startswith("#"):
+                params.extend(line.split())
+    return params
 
 
 def tree_id():
@@ -241,7 +239,7 @@ def main():
     defaults()
     build = os.environ.get("BUILD") or os.path.join(TOP, "build")
     os.environ["BUILD"] = build
-    params, _ = parameters()
+    params = parameters()
     tree = tree_id()
     stages = [s for s in table if a.full or not s.full]
     # CHECK_STAGES=a,b: only those (and the first stages, which the
@@ -261,12 +259,12 @@ def main():
 
     t_start = time.time()
     built = {}
-    todo = [s for s in stages if s.first or not run.recorded(keys[s.name])]
-    left = sum(s.seconds for s in todo)
+    recs = {s.name: None if s.first else run.recorded(keys[s.name]) for s in stages}
+    left = sum(s.seconds for s in stages if not recs[s.name])
     try:
         for i, st in enumerate(stages, 1):
             key = keys[st.name]
-            rec = None if st.first else run.recorded(key)
+            rec = recs[st.name]
             if rec:
                 path, r = rec
                 with open(path) as f:
