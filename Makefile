@@ -109,14 +109,13 @@ export:
 	@scripts/kernel/tree.sh export
 
 kernel: deps
-	@FLAVOR=$(KERNEL_FLAVOR) scripts/kernel/kernel.sh && \
+	@TOP=$(CURDIR) && . scripts/lib.sh && build_kernel $(VARIANT) $(KERNEL_FLAVOR) && \
 	  echo $(KERNEL_FLAVOR) >$(BUILD)/last-flavor-$(VARIANT)-$(ARCH)
 
 boot: deps
-	@TOP=$(CURDIR) && . scripts/lib.sh && k=$$(FLAVOR=$(BOOT_FLAVOR) lastline scripts/kernel/kernel.sh) && \
-	  src=$$(lastline scripts/kernel/tree.sh work) && \
-	  SRC=$$src \
-	  scripts/kernel/boot.sh "$$k" "$(TESTS)" boot-$(VARIANT)-$(BOOT_FLAVOR)
+	@TOP=$(CURDIR) && . scripts/lib.sh && build_kernel $(VARIANT) $(BOOT_FLAVOR) && \
+	  SRC=$$WORK scripts/kernel/boot.sh "$$(kernel_image $(VARIANT) $(BOOT_FLAVOR))" \
+	  "$(TESTS)" boot-$(VARIANT)-$(BOOT_FLAVOR)
 
 check:
 	@python3 scripts/check/check.py

@@ -7,6 +7,9 @@
 : "${TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${BUILD:=$TOP/build}"
 export SWAPQ_CACHE TOP BUILD
+# Where tree.sh makes the work tree (base commit + prereqs/ + series/)
+# and the base tree.
+: "${WORK:=$BUILD/work}" "${BASE_SRC:=$BUILD/src-base}"
 
 # A fixed identity for the commits the harness itself makes (CI has none).
 export GIT_AUTHOR_NAME="swapq harness" GIT_AUTHOR_EMAIL="swapq@localhost"
@@ -113,11 +116,23 @@ die() {
 	exit 1
 }
 
-# Run a command and print the last line of its output (a path, by the
-# convention of tree.sh and kernel.sh); fail if the command fails.
-lastline() {
-	_out=$("$@") || return 1
-	printf '%s\n' "$_out" | tail -n1
+# The scripts that make trees and kernels hand nothing back in what they
+# print (their progress goes to stderr): the tree is $WORK or $BASE_SRC,
+# a kernel is at kernel_image, a static program at debian_static_path.
+
+# work_tree: make $WORK, or bring it up to date with series/.
+work_tree() {
+	"$TOP/scripts/kernel/tree.sh" work >&2
+}
+
+# build_kernel VARIANT FLAVOR [VAR=VALUE...]: build that test kernel
+# (kernel.sh, with the settings given); its image is then at
+# kernel_image VARIANT FLAVOR (kernel_image OBJ_NAME FLAVOR when an
+# OBJ_NAME is given).
+build_kernel() {
+	_bv=$1 _bf=$2
+	shift 2
+	env VARIANT="$_bv" FLAVOR="$_bf" "$@" "$TOP/scripts/kernel/kernel.sh" >&2
 }
 
 # arch_load: the settings of $ARCH (default x86_64) as arch_KEY variables,
@@ -159,6 +174,13 @@ kernel_image() {
 # .config, its headers).
 kernel_obj() {
 	echo "$BUILD/obj/${ARCH:-$(arch_native)}-$1-$2"
+}
+
+# debian_static_path PACKAGE FILE: where debian-static.sh keeps FILE of
+# Debian's PACKAGE for $ARCH's guest, fetched or not.
+debian_static_path() {
+	arch_load
+	echo "$SWAPQ_CACHE/$arch_debian_arch/$1/${2##*/}"
 }
 
 # static_prog NAME: the path of a statically linked NAME (busybox, bash)
@@ -474,10 +496,9 @@ bench_csv() {
 # exported as picked, so that every boot of the run has the same one.
 both_kernels() {
 	"$TOP/scripts/kernel/deps.sh" || die "cannot install the build dependencies"
-	kb=$(VARIANT=base FLAVOR=$1 lastline "$TOP/scripts/kernel/kernel.sh") ||
-		die "base $1 kernel build failed"
-	kp=$(VARIANT=patched FLAVOR=$1 lastline "$TOP/scripts/kernel/kernel.sh") ||
-		die "patched $1 kernel build failed"
+	build_kernel base "$1" || die "base $1 kernel build failed"
+	build_kernel patched "$1" || die "patched $1 kernel build failed"
+	kb=$(kernel_image base "$1") kp=$(kernel_image patched "$1")
 	arch_load
 	_pi=$BUILD/initramfs-probe.cpio.gz
 	[ "${ACCEL:-auto}" != auto ] || SELFTESTS= MODULES= "$TOP/scripts/kernel/initramfs.sh" "$_pi" ||
@@ -487,33 +508,38 @@ both_kernels() {
 	export ACCEL
 }
 
-# bench_reps KIND TEST COLLECTOR: boot each kernel named in $kernels
-# ($k_NAME is its image) $REPS times, in an order that rotates from one rep
-# to the next, running the guest test TEST as build/logs/bench-KIND-NAME-REP.*,
-# and append what scripts/bench/COLLECTOR collects from it to $csv.  Runs already
-# in $csv are skipped, so a rerun resumes.  The guest's other settings come
-# from the environment (SRC, SELFTESTS, GUEST_EXTRA, TIMEOUT).
+# bench_reps KIND TEST COLLECTOR CSV FLAVOR NAME...: boot each test
+# kernel NAME (its image at kernel_image NAME FLAVOR: base, patched, or a
+# prefix_kernel's NAME) $REPS times, in an order that rotates from one
+# rep to the next, running the guest test TEST as
+# build/logs/bench-KIND-NAME-REP.*, and append what scripts/bench/COLLECTOR
+# collects from it to CSV.  Runs already in CSV are skipped, so a rerun
+# resumes.  The guest's other settings come from the environment (SRC,
+# SELFTESTS, GUEST_EXTRA, TIMEOUT).
 bench_reps() {
+	_csv=$4 _flavor=$5
+	_kind=$1 _test=$2 _collector=$3
+	shift 5
 	rep=1
 	while [ "$rep" -le "$REPS" ]; do
-		order=$kernels
+		order=$*
 		i=1
 		while [ "$i" -lt "$rep" ]; do
 			order="${order#* } ${order%% *}"
 			i=$((i + 1))
 		done
 		for k in $order; do
-			if grep -q "^$k,$rep," "$csv"; then
-				say "rep $rep $k: already in $csv"
+			if grep -q "^$k,$rep," "$_csv"; then
+				say "rep $rep $k: already in $_csv"
 				continue
 			fi
-			eval "img=\$k_$k"
-			name=bench-$1-$k-$rep
+			img=$(kernel_image "$k" "$_flavor")
+			name=bench-$_kind-$k-$rep
 			say "rep $rep/$REPS: $k kernel"
-			"$TOP/scripts/kernel/boot.sh" "$img" "$2" "$name" >"$BUILD/logs/$name.out" 2>&1 ||
+			"$TOP/scripts/kernel/boot.sh" "$img" "$_test" "$name" >"$BUILD/logs/$name.out" 2>&1 ||
 				{ cat "$BUILD/logs/$name.out" >&2; die "benchmark run $name failed (see build/logs/$name.*)"; }
-			python3 "$TOP/scripts/bench/$3" collect --kernel "$k" --rep "$rep" \
-				--results "$BUILD/logs/$name.results.log" >>"$csv" ||
+			python3 "$TOP/scripts/bench/$_collector" collect --kernel "$k" --rep "$rep" \
+				--results "$BUILD/logs/$name.results.log" >>"$_csv" ||
 				die "no results in build/logs/$name.results.log"
 		done
 		rep=$((rep + 1))
@@ -544,10 +570,9 @@ bench_counts() {
 	mkdir -p "$out"
 	both_kernels plain
 	bench_csv "smp=$SMP mem=$MEM" "kernel,rep,$2,cpus,clocksource"
-	kernels="base patched" k_base=$kb k_patched=$kp
 	SELFTESTS= TIMEOUT=${BENCH_TIMEOUT:-900}
 	export SELFTESTS TIMEOUT
-	bench_reps "$1" "$1" "bench_$1.py"
+	bench_reps "$1" "$1" "bench_$1.py" "$csv" plain base patched
 	python3 "$TOP/scripts/bench/bench_$1.py" report --csv "$csv" | tee "$out/$1.txt"
 }
 
@@ -561,7 +586,7 @@ use_ccache() {
 # series_log WORK FORMAT: FORMAT (git log's) of each patch of WORK's
 # series, counted after the prerequisites, first patch first.
 series_log() {
-	_from=$(lastline "$TOP/scripts/kernel/tree.sh" prereq-tip) || return 1
+	_from=$("$TOP/scripts/kernel/tree.sh" prereq-tip) || return 1
 	git -C "$1" log --reverse --format="$2" "$_from..HEAD"
 }
 
@@ -579,7 +604,7 @@ series_number() {
 
 # prefix_kernel WORK SHA NAME FLAVOR: the kernel of WORK at SHA, checked
 # out as $BUILD/NAME (a worktree of WORK) and built in its own object
-# directory; prints the image path.
+# directory; its image is then at kernel_image NAME FLAVOR.
 prefix_kernel() {
 	_wt=$BUILD/$3
 	if [ "$(git -C "$_wt" rev-parse HEAD 2>/dev/null)" != "$2" ]; then
@@ -587,8 +612,7 @@ prefix_kernel() {
 		git -C "$1" worktree prune
 		git -C "$1" worktree add -q --detach "$_wt" "$2" || return 1
 	fi
-	VARIANT=mutant SRC_TREE=$_wt OBJ_NAME=$3 FLAVOR=$4 \
-		lastline "$TOP/scripts/kernel/kernel.sh"
+	build_kernel mutant "$4" SRC_TREE="$_wt" OBJ_NAME="$3"
 }
 
 say() {

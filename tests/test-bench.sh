@@ -174,3 +174,34 @@ csv=$T/mix.csv
 out=$(sh -c '. "$TOP/scripts/lib.sh"; csv=$1; accel=kvm; bench_csv "smp=2" kernel,rep
 	echo "base,1" >>"$csv"; accel=tcg; bench_csv "smp=2" kernel,rep 2>/dev/null; cat "$csv"' sh "$csv")
 expect_eq bench-csv-accel-starts-over "$(printf '%s' "$out" | tr '\n' ' ')" "# smp=2 accel=tcg kernel,rep"
+
+# bench_reps: each kernel named, REPS times, in an order that rotates from
+# one rep to the next, each image where kernel_image puts it; a rerun
+# boots only the runs its CSV lacks.
+f=$T/fake
+mkdir -p "$f/scripts/kernel" "$f/scripts/bench" && cp -r "$TOP/config" "$f/"
+cat >"$f/scripts/kernel/boot.sh" <<'EOS'
+#!/bin/sh
+echo "$3 ${1#"$BUILD"/obj/}" >>"$BUILD/boots"
+: >"$BUILD/logs/$3.results.log"
+EOS
+chmod +x "$f/scripts/kernel/boot.sh"
+echo 'import sys; a = dict(zip(sys.argv[2::2], sys.argv[3::2])); print("%s,%s,1" % (a["--kernel"], a["--rep"]))' \
+	>"$f/scripts/bench/c.py"
+reps() {
+	(TOP=$f BUILD=$T/bb REPS=3 ARCH=x86_64 && . "$lib" && mkdir -p "$BUILD/logs" && touch "$BUILD/k.csv" &&
+		bench_reps k t c.py "$BUILD/k.csv" plain base step3 patched 2>/dev/null)
+}
+lib=$TOP/scripts/lib.sh
+reps
+expect_eq bench-reps-rotate "$(tr '\n' ' ' <"$T/bb/boots")" \
+"bench-k-base-1 x86_64-base-plain/arch/x86/boot/bzImage bench-k-step3-1 x86_64-step3-plain/arch/x86/boot/bzImage \
+bench-k-patched-1 x86_64-patched-plain/arch/x86/boot/bzImage bench-k-step3-2 x86_64-step3-plain/arch/x86/boot/bzImage \
+bench-k-patched-2 x86_64-patched-plain/arch/x86/boot/bzImage bench-k-base-2 x86_64-base-plain/arch/x86/boot/bzImage \
+bench-k-patched-3 x86_64-patched-plain/arch/x86/boot/bzImage bench-k-base-3 x86_64-base-plain/arch/x86/boot/bzImage \
+bench-k-step3-3 x86_64-step3-plain/arch/x86/boot/bzImage "
+sed -i '/^step3,2,/d' "$T/bb/k.csv"
+rm "$T/bb/boots"
+reps
+expect_eq bench-reps-resume "$(cat "$T/bb/boots") $(wc -l <"$T/bb/k.csv")" \
+	"bench-k-step3-2 x86_64-step3-plain/arch/x86/boot/bzImage 9"

@@ -15,16 +15,20 @@ got="$(ksft_install_for user-install)|$(ksft_install_for sanity,user-install,kun
 got="$got|$(ksft_install_for sanity,user-own-swap)|$(ksft_install_for user-installer)"
 expect_eq boot-installs-selftests-for-user-install "$got" "1|1||"
 
-# The recipes make would run (make -n): kernel.sh is asked for the flavour.
-flavor_of() { make -s -n -C "$TOP" BUILD="$T/build" "$@" 2>/dev/null | grep -o 'FLAVOR=[a-z]* ' | head -n1; }
+# The recipes make would run (make -n): the kernel they build, "VARIANT
+# FLAVOR".
+flavor_of() {
+	make -s -n -C "$TOP" BUILD="$T/build" "$@" 2>/dev/null |
+		sed -n 's/.*build_kernel \([a-z]*\) \([a-z]*\) .*/\1 \2/p' | head -n1
+}
 mkdir -p "$T/build"
-expect_eq boot-plain-when-nothing-built "$(flavor_of boot)" "FLAVOR=plain "
+expect_eq boot-plain-when-nothing-built "$(flavor_of boot)" "patched plain"
 echo debug >"$T/build/last-flavor-patched-x86_64"
-expect_eq boot-the-flavour-built-last "$(flavor_of boot)" "FLAVOR=debug "
-expect_eq boot-the-flavour-said "$(flavor_of boot KCSAN=1)" "FLAVOR=kcsan "
-expect_eq boot-base-has-its-own "$(flavor_of boot VARIANT=base)" "FLAVOR=plain "
-expect_eq kernel-plain-unless-said "$(flavor_of kernel)" "FLAVOR=plain "
-expect_eq kernel-debug-said "$(flavor_of kernel DEBUG=1)" "FLAVOR=debug "
+expect_eq boot-the-flavour-built-last "$(flavor_of boot)" "patched debug"
+expect_eq boot-the-flavour-said "$(flavor_of boot KCSAN=1)" "patched kcsan"
+expect_eq boot-base-has-its-own "$(flavor_of boot VARIANT=base)" "base plain"
+expect_eq kernel-plain-unless-said "$(flavor_of kernel)" "patched plain"
+expect_eq kernel-debug-said "$(flavor_of kernel DEBUG=1)" "patched debug"
 if make -s -n -C "$TOP" BUILD="$T/build" kernel DEBUG=1 2>/dev/null |
 	grep -q "echo debug >$T/build/last-flavor-patched-x86_64"; then
 	ok kernel-records-its-flavour

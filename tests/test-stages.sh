@@ -144,3 +144,11 @@ undeclared=$(cat "$TOP"/scripts/*.sh "$TOP"/scripts/*/*.sh "$TOP"/guest/tests/* 
 	grep -oE '\$\{[A-Z][A-Z0-9_]*:?[-=+?]' | sed -E 's/^\$\{//; s/:?[-=+?]$//' | sort -u |
 	grep -vxF "$declared" | tr '\n' ' ')
 expect_eq stages-parameters-declared "${undeclared:-none}" none
+
+# The scripts that make a tree, a kernel or a static program hand back
+# nothing in their output (one stray echo there would become a caller's
+# path): no caller captures it; the paths are lib.sh's $WORK, $BASE_SRC,
+# kernel_image and debian_static_path.
+captured=$(grep -nE '\$\([^)]*(tree\.sh"? (work|base)|kernel\.sh|debian-static\.sh)' \
+	"$TOP"/scripts/*.sh "$TOP"/scripts/*/*.sh "$TOP/Makefile" | sed "s|^$TOP/||" | tr '\n' ' ')
+expect_eq stages-no-path-from-output "${captured:-none}" none

@@ -35,7 +35,8 @@ icount_setup
 bench_start alloc
 
 both_kernels plain
-work=$(lastline "$TOP/scripts/kernel/tree.sh" work) || die "no work tree"
+work_tree || die "no work tree"
+work=$WORK
 if [ -z "${STEPS+set}" ]; then
 	step='mm/swap: remove the swap_avail_head plist'
 	STEPS=$(series_number "$work" "^$step\$")
@@ -45,8 +46,7 @@ kernels="base"
 for n in $STEPS; do
 	sha=$(series_commit "$work" "$n")
 	[ -n "$sha" ] || die "the series has no patch $n"
-	k=$(prefix_kernel "$work" "$sha" "step$n" plain) || die "kernel build at patch $n failed"
-	eval "k_step$n=\$k"
+	prefix_kernel "$work" "$sha" "step$n" plain || die "kernel build at patch $n failed"
 	kernels="$kernels step$n"
 done
 kernels="$kernels patched"
@@ -58,10 +58,10 @@ stage_bench_guest "$extra" alloc-bench DEVS="$DEVS" DISK_MB="$DISK_MB" LIMIT_MB=
 params="${ICOUNT:+icount }kernels=$kernels devs=$DEVS disk=$DISK_MB limit=$LIMIT_MB workers=$WORKERS x $WORKER_MB smp=$SMP mem=$MEM"
 bench_csv "$params" kernel,rep,devs,elapsed_ms,sys_ms,out_mibs,in_mibs,peak_kb,cpus,clocksource
 
-k_base=$kb k_patched=$kp
 SELFTESTS= GUEST_EXTRA=$extra TIMEOUT=${BENCH_TIMEOUT:-1800}
 export SELFTESTS GUEST_EXTRA TIMEOUT
-bench_reps alloc alloc-bench bench_alloc.py
+# shellcheck disable=SC2086 # the kernels' names, a word each
+bench_reps alloc alloc-bench bench_alloc.py "$csv" plain $kernels
 arch_load
 python3 "$TOP/scripts/bench/bench_alloc.py" report --csv "$csv" --cpus "$SMP" \
 	--clocksource "$arch_clocksource" ${ICOUNT:+--icount} | tee "$out/alloc.txt"

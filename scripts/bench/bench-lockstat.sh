@@ -28,10 +28,9 @@ stage_bench_guest "$extra" lockstat-bench NDEVS="$NDEVS" DISK_MB="$DISK_MB" LIMI
 params="ndevs=$NDEVS disk=$DISK_MB limit=$LIMIT_MB workers=$WORKERS x $WORKER_MB smp=$SMP mem=$MEM"
 bench_csv "$params" kernel,rep,devs,lock,contentions,wait_us,acquisitions,cpus,clocksource
 
-kernels="base patched" k_base=$kb k_patched=$kp
 SELFTESTS= GUEST_EXTRA=$extra TIMEOUT=${BENCH_TIMEOUT:-1800}
 export SELFTESTS GUEST_EXTRA TIMEOUT
-bench_reps lockstat lockstat-bench bench_lockstat.py
+bench_reps lockstat lockstat-bench bench_lockstat.py "$csv" lockstat base patched
 arch_load
 python3 "$TOP/scripts/bench/bench_lockstat.py" report --csv "$csv" --clocksource "$arch_clocksource" |
 	tee "$out/lockstat.txt"

@@ -54,11 +54,12 @@ flavor=plain
 
 icount_setup
 both_kernels "$flavor"
-src=$(lastline "$TOP/scripts/kernel/tree.sh" work) || die "no work tree"
+work_tree || die "no work tree"
+src=$WORK
 [ -r "$kb" ] && [ -r "$kp" ] || die "kernel build failed"
-kernels="base patched" k_base=$kb k_patched=$kp
+kernels="base patched"
 if [ "$PREREQ" = 1 ] && pre=$(git -C "$src" rev-parse -q --verify refs/swapq/prereqs); then
-	k_prereq=$(prefix_kernel "$src" "$pre" prereq "$flavor") ||
+	prefix_kernel "$src" "$pre" prereq "$flavor" ||
 		die "the kernel of the base with the prerequisites alone did not build"
 	kernels="base prereq patched"
 fi
@@ -79,7 +80,8 @@ SRC=$src SELFTESTS=swapoff GUEST_EXTRA=$extra TIMEOUT=${BENCH_TIMEOUT:-2400}
 # The collector refuses a boot whose devices were not these sizes.
 BENCH_DISK_MB=$DISK_MB BENCH_ORD_DISK_MB=$ORD_DISK_MB
 export SRC SELFTESTS GUEST_EXTRA TIMEOUT BENCH_DISK_MB BENCH_ORD_DISK_MB APPEND
-bench_reps "$kind" swapoff-bench bench.py
+# shellcheck disable=SC2086 # the kernels' names, a word each
+bench_reps "$kind" swapoff-bench bench.py "$csv" "$flavor" $kernels
 if [ -n "$PROFILE" ]; then
 	# Each boot's trace, by fill: kernel,rep,fill_mb,part,ms.
 	phases=$out/$kind-phases

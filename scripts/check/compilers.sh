@@ -11,7 +11,8 @@ pass=0 fail=0
 "$TOP/scripts/kernel/deps.sh" sparse clang-19 lld-19 llvm-19 || die "cannot install sparse and clang-19"
 base_tree
 base=$base_commit
-work=$(lastline "$TOP/scripts/kernel/tree.sh" work 2>/dev/null) || die "no work tree"
+work_tree 2>/dev/null || die "no work tree"
+work=$WORK
 src=$BUILD/compilers-src
 log=$BUILD/logs/compilers.log
 : >"$log"
@@ -22,8 +23,8 @@ objs=$(git -C "$src" diff --name-only "$base" FETCH_HEAD -- '*.c' | grep -v '^to
 
 # config ARCH FLAVOR: the .config of that patched test kernel, made now.
 config() {
-	ARCH=$1 VARIANT=patched FLAVOR=$2 CONFIG_ONLY=1 \
-		lastline "$TOP/scripts/kernel/kernel.sh" 2>>"$log"
+	build_kernel patched "$2" ARCH="$1" CONFIG_ONLY=1 2>>"$log" &&
+		echo "$(ARCH=$1 kernel_obj patched "$2")/.config"
 }
 
 # setup TOOL: obj, the build directory of TOOL, and cfg, the .config of

@@ -17,13 +17,15 @@ pass=0 fail=0
 : "${SELFTESTS:=$SERIES_SELFTESTS}"
 export SELFTESTS
 : "${CROSS_ARCHES:=$(arch_others)}"
-src=$(lastline "$TOP/scripts/kernel/tree.sh" work 2>/dev/null) || die "no work tree"
+work_tree 2>/dev/null || die "no work tree"
+src=$WORK
 
 for ARCH in $CROSS_ARCHES; do
 	export ARCH
 	arch_load
 	"$TOP/scripts/kernel/deps.sh" || die "cannot install the $ARCH toolchain and QEMU"
-	k=$(VARIANT=patched FLAVOR=$arch_flavor lastline "$TOP/scripts/kernel/kernel.sh")
+	k=
+	build_kernel patched "$arch_flavor" && k=$(kernel_image patched "$arch_flavor")
 	if [ -z "$k" ] || [ ! -r "$k" ]; then
 		result "$ARCH: the $arch_flavor kernel builds" 1 "see build/logs/build-$ARCH-patched-$arch_flavor.log"
 		continue

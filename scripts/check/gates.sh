@@ -7,7 +7,8 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 pass=0 fail=0
 mkdir -p "$BUILD/logs"
-work=$("$TOP/scripts/kernel/tree.sh" work 2>"$BUILD/logs/gates-apply.log" | tail -n1)
+work=
+work_tree 2>"$BUILD/logs/gates-apply.log" && work=$WORK
 if [ -d "$work/.git" ]; then
 	result series-applies 0
 	# A base without history (Debian's source package is one commit)
@@ -28,13 +29,32 @@ if [ -d "$work/.git" ]; then
 		esac
 	done
 	# kernel-doc: no warning in the touched C files that the base lacks.
-	base_src=$("$TOP/scripts/kernel/tree.sh" base 2>/dev/null | tail -n1)
-	"$TOP/scripts/check/kdoc-new.sh" "$base_src" "$work" $(git -C "$work" diff \
+	"$TOP/scripts/kernel/tree.sh" base >/dev/null 2>&1
+	"$TOP/scripts/check/kdoc-new.sh" "$BASE_SRC" "$work" $(git -C "$work" diff \
 		--name-only "$base_commit" HEAD -- '*.c' '*.h' | grep -v '^tools/') \
 		>"$BUILD/logs/kdoc.log" 2>&1
 	grep -E '^(not )?ok ' "$BUILD/logs/kdoc.log"
 	grep -q '^ok kernel-doc-runs$' "$BUILD/logs/kdoc.log" ||
 		result kernel-doc 1 "kdoc-new.sh gave no verdict (see build/logs/kdoc.log)"
+	# What config/ARCH.config shares with kunit.py's QEMU configuration
+	# of the tree (the QEMU binary, the console, the image) agrees with
+	# it; the rest of the file is ours (docs/checks.md says why).
+	native=${ARCH-}
+	for ARCH in $(arch_list); do
+		arch_load
+		[ -n "$arch_qemu" ] || continue
+		kq=$work/tools/testing/kunit/qemu_configs/$ARCH.py
+		q=$(sed -n "s/.*qemu_arch='\([^']*\)'.*/qemu-system-\1/p" "$kq" 2>/dev/null)
+		c=$(sed -n "s/.*kernel_command_line='[^']*console=\([^ ']*\).*/\1/p" "$kq" 2>/dev/null)
+		i=$(sed -n "s/.*kernel_path='\([^']*\)'.*/\1/p" "$kq" 2>/dev/null)
+		case "$q $c $i" in
+		"$arch_qemu $arch_console $arch_image"*) result "arch-$ARCH-as-kunit" 0 ;;
+		*) result "arch-$ARCH-as-kunit" 1 \
+			"config/$ARCH.config has $arch_qemu $arch_console $arch_image, ${kq#"$work"/} '$q $c $i'" ;;
+		esac
+	done
+	ARCH=$native
+	[ -n "$ARCH" ] || unset ARCH
 else
 	result series-applies 1 "$(tail -n1 "$BUILD/logs/gates-apply.log")"
 fi

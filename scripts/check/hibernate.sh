@@ -25,7 +25,8 @@ csv=$BUILD/logs/hibernate.csv
 mkdir -p "$BUILD/logs"
 need truncate python3
 
-src=$(lastline "$TOP/scripts/kernel/tree.sh" work) || die "no work tree"
+work_tree || die "no work tree"
+src=$WORK
 both_kernels plain
 img=$BUILD/hibernate.img
 trap 'rm -f "$img"' EXIT

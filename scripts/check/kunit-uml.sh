@@ -9,7 +9,8 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 pass=0 fail=0
-work=$(lastline "$TOP/scripts/kernel/tree.sh" work 2>/dev/null) || die "no work tree"
+work_tree 2>/dev/null || die "no work tree"
+work=$WORK
 out=$BUILD/obj/um-kunit
 log=$BUILD/logs/kunit-uml.log
 mkdir -p "$out" "$BUILD/logs"

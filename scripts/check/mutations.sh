@@ -45,7 +45,8 @@ if [ "${1:-}" = --headers ]; then
 	exit
 fi
 
-work=$(lastline "$TOP/scripts/kernel/tree.sh" work) || die "no work tree"
+work_tree || die "no work tree"
+work=$WORK
 restore() {
 	git -C "$work" checkout -q -- . 2>/dev/null
 }
@@ -63,8 +64,8 @@ for p in "$TOP"/tests/mutations/*.patch; do
 		result "mutation $n" 1 "does not apply"
 		continue
 	fi
-	k=$(VARIANT=mutant SRC_TREE=$work FLAVOR=debug OBJ_NAME=patched \
-		"$TOP/scripts/kernel/kernel.sh" | tail -n1)
+	k=
+	build_kernel mutant debug SRC_TREE="$work" OBJ_NAME=patched && k=$(kernel_image patched debug)
 	if [ ! -r "$k" ]; then
 		result "mutation $n" 1 "build failed"
 		continue

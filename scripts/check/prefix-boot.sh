@@ -26,8 +26,9 @@ set -u
 : "${PREFIX_TIMEOUT:=$GUEST_TIMEOUT}"
 pass=0 fail=0
 arch_load
-work=$(lastline "$TOP/scripts/kernel/tree.sh" work 2>/dev/null) || die "no work tree"
-from=$(lastline "$TOP/scripts/kernel/tree.sh" prereq-tip) || die "no work tree"
+work_tree 2>/dev/null || die "no work tree"
+work=$WORK
+from=$("$TOP/scripts/kernel/tree.sh" prereq-tip) || die "no work tree"
 total=$(git -C "$work" rev-list --count "$from..HEAD")
 [ "$total" -gt 0 ] || die "the series has no patches"
 : "${PREFIXES:=$(seq 1 "$total")}"
@@ -59,7 +60,8 @@ for n in $PREFIXES; do
 		[ -x "$TOP/guest/tests/$q$t" ] || q=
 		tests="$tests,$q$t" selftests="$selftests $t"
 	done
-	k=$(prefix_kernel "$work" "$sha" prefix-boot debug)
+	k=
+	prefix_kernel "$work" "$sha" prefix-boot debug && k=$(kernel_image prefix-boot debug)
 	if [ ! -r "$k" ]; then
 		result "prefix-$n-build" 1 "the debug kernel at patch $n did not build (see build/logs/build-$ARCH-prefix-boot-debug.log)"
 		continue

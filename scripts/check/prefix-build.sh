@@ -7,7 +7,8 @@ set -u
 pass=0 fail=0
 base_tree
 base=$base_commit
-work=$(lastline "$TOP/scripts/kernel/tree.sh" work 2>/dev/null) || die "no work tree"
+work_tree 2>/dev/null || die "no work tree"
+work=$WORK
 src=$BUILD/prefix-src
 arch_load
 obj=$(kernel_obj prefix debug)

@@ -13,8 +13,8 @@ mkdir -p "$BUILD/logs"
 export SELFTESTS
 arch_load
 kernel=$(kernel_image patched debug)
-[ "$1" = series ] || src=$(lastline "$TOP/scripts/kernel/tree.sh" work 2>/dev/null) ||
-	die "no work tree: the series stage did not run"
+[ "$1" = series ] || work_tree 2>/dev/null || die "no work tree: the series stage did not run"
+src=$WORK
 
 # guest NAME TESTS [VAR=VALUE...]: the debug kernel boots and runs TESTS,
 # logs as build/logs/check-NAME.*; its cases go to $RESULTS.

@@ -1,6 +1,7 @@
 #!/bin/sh
-# debian-static.sh PACKAGE FILE: print the path of the static program FILE
-# (as the package has it, e.g. bin/busybox) of Debian's PACKAGE for the
+# debian-static.sh PACKAGE FILE: fetch the static program FILE (as the
+# package has it, e.g. bin/busybox; lib.sh's debian_static_path says
+# where it is kept) of Debian's PACKAGE for the
 # guest of $ARCH (its debian_arch in config/ARCH.config): busybox-static,
 # and bash-static for the kselftest runner.  Fetched once through a private
 # apt configuration, like the base kernel; apt checks it against the
@@ -15,7 +16,7 @@ da=$arch_debian_arch
 : "${BB_SUITE:=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")}"
 : "${DEB_MIRROR:=http://deb.debian.org/debian}"
 dir=$SWAPQ_CACHE/$da
-prog=$dir/$pkg/$(basename "$file")
+prog=$(debian_static_path "$pkg" "$file")
 if [ ! -x "$prog" ]; then
 	need apt-get dpkg-deb file
 	mkdir -p "$dir/lists/partial" "$dir/$pkg"
@@ -38,4 +39,3 @@ if [ ! -x "$prog" ]; then
 		die "$file of $pkg:$da is not a static $arch_elf program: $(file -L "$tmpd/x/$file")"
 	mv "$tmpd/x/$file" "$prog"
 fi
-echo "$prog"

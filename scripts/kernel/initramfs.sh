@@ -17,10 +17,12 @@ cc=$arch_cc
 need cpio gzip "$cc"
 bash=
 if [ -n "$arch_debian_arch" ]; then
-	bb=$(lastline "$TOP/scripts/kernel/debian-static.sh" busybox-static bin/busybox) ||
-		die "no $ARCH busybox"
-	[ -z "$SELFTESTS$KSFT_INSTALL" ] || bash=$(lastline "$TOP/scripts/kernel/debian-static.sh" bash-static bin/bash-static) ||
-		die "no $ARCH bash"
+	"$TOP/scripts/kernel/debian-static.sh" busybox-static bin/busybox || die "no $ARCH busybox"
+	bb=$(debian_static_path busybox-static bin/busybox)
+	if [ -n "$SELFTESTS$KSFT_INSTALL" ]; then
+		"$TOP/scripts/kernel/debian-static.sh" bash-static bin/bash-static || die "no $ARCH bash"
+		bash=$(debian_static_path bash-static bin/bash-static)
+	fi
 else
 	bb=$(static_prog busybox) ||
 		die "no statically linked busybox (Debian's busybox-static; or set BUSYBOX_STATIC=)"

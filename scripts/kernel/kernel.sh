@@ -1,10 +1,12 @@
 #!/bin/sh
-# kernel.sh: build a test kernel; its image path is the last line.
+# kernel.sh: build a test kernel, at lib.sh's kernel_image VARIANT FLAVOR
+# (OBJ_NAME in place of VARIANT when set); it prints only progress, on
+# stderr.
 #   VARIANT=base|patched   which tree (base commit, or the work tree)
 #   FLAVOR=plain|debug|kcsan|lockstat|profile|noswap|kunit (kunit: the suites,
 #   no debug options; profile: plain with the function graph tracer)
 #   ARCH=x86_64|i386|arm64|... (config/ARCH.config says how: arch_load)
-#   CONFIG_ONLY=1  configure only; the last line is the .config's path
+#   CONFIG_ONLY=1  configure only: the .config in kernel_obj VARIANT FLAVOR
 set -eu
 . "$(dirname "$0")/../lib.sh"
 : "${VARIANT:=patched}"
@@ -15,8 +17,8 @@ cc=$arch_cc image=$arch_image
 [ -z "$arch_cross" ] || export CROSS_COMPILE="$arch_cross"
 need make "$cc" flex bison bc ccache
 case $VARIANT in
-base) src=$(lastline "$TOP/scripts/kernel/tree.sh" base) || exit 1 ;;
-patched) src=$(lastline "$TOP/scripts/kernel/tree.sh" work) || exit 1 ;;
+base) "$TOP/scripts/kernel/tree.sh" base >&2 || exit 1; src=$BASE_SRC ;;
+patched) work_tree || exit 1; src=$WORK ;;
 mutant) src=${SRC_TREE:?VARIANT=mutant needs SRC_TREE} ;;
 *) die "VARIANT must be base or patched, not '$VARIANT'" ;;
 esac
@@ -31,7 +33,7 @@ debug | kcsan) frags="$frags $TOP/config/kunit.config $TOP/config/series.config 
 esac
 for f in $frags; do [ -r "$f" ] || die "missing config fragment $f"; done
 
-obj=$BUILD/obj/$ARCH-${OBJ_NAME:-$VARIANT}-$FLAVOR
+obj=$(kernel_obj "${OBJ_NAME:-$VARIANT}" "$FLAVOR")
 mkdir -p "$obj" "$BUILD/logs"
 log=$BUILD/logs/build-$ARCH-${OBJ_NAME:-$VARIANT}-$FLAVOR.log
 use_ccache
@@ -71,10 +73,7 @@ mk KCONFIG_CONFIG="$cfg/.config" allnoconfig >>"$log" 2>&1 || die "allnoconfig f
 mk KCONFIG_CONFIG="$cfg/.config" olddefconfig >>"$log" 2>&1 || die "olddefconfig failed (see $log)"
 "$TOP/scripts/kernel/config-check.sh" "$cfg/.config" "$src" $frags
 cmp -s "$cfg/.config" "$obj/.config" || cp "$cfg/.config" "$obj/.config"
-if [ "${CONFIG_ONLY:-}" = 1 ]; then
-	echo "$obj/.config"
-	exit 0
-fi
+[ "${CONFIG_ONLY:-}" != 1 ] || exit 0
 
 say "building $ARCH $VARIANT/$FLAVOR ${image##*/} (log: $log)"
 t0=$(date +%s)
@@ -90,5 +89,4 @@ if grep -qx CONFIG_MODULES=y "$obj/.config"; then
 fi
 # The uapi headers, for the kselftests built against this kernel.
 mk headers >>"$log" 2>&1 || die "make headers failed (see $log)"
-say "built in $(($(date +%s) - t0)) s"
-echo "$obj/$image"
+say "built in $(($(date +%s) - t0)) s: $obj/$image"

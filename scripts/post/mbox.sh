@@ -37,7 +37,8 @@ poster="$name <$mail>"
 "$TOP/scripts/kernel/deps.sh" git-email libmailtools-perl || die "cannot install git-email"
 base_tree
 commit=$base_commit
-work=$(lastline "$TOP/scripts/kernel/tree.sh" work) || exit 1
+work_tree || exit 1
+work=$WORK
 mkdir -p "$BUILD"
 addr=$(mktemp -d)
 chk=
@@ -85,7 +86,7 @@ done <"$addr/bounds"
 
 # git am of each, in order, onto the base and the prerequisites the work
 # tree applied: after each, the tree of the work tree's posting.
-onto=$(lastline "$TOP/scripts/kernel/tree.sh" prereq-tip) || exit 1
+onto=$("$TOP/scripts/kernel/tree.sh" prereq-tip) || exit 1
 chk=$(mktemp -d "$BUILD/mbox-check.XXXXXX")
 pgit clone -q --shared --no-checkout "$work" "$chk"
 pgit -C "$chk" checkout -q --detach "$onto"
