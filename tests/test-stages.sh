@@ -22,6 +22,7 @@ fake() {
 		"$TOP" "$r" "$T" "$2" >"$T/s/$1.sh"
 }
 fake pass 'result a 0; result b 0; results_end'
+fake prose 'result p 0; results_end'
 fake fail 'result c 0; result d 1 broken; results_end'
 # Dies after a script it ran printed its own passing summary (cross.sh
 # after arm64's guest): no plan at the end of its results.
@@ -95,6 +96,13 @@ echo y >"$r/y"
 expect_eq stages-key-sees-changes "$(drive p RESUME=1)" "ran: pass; 2 passed, 0 failed"
 git -C "$r" add y && git -C "$r" -c user.name=t -c user.email=t@t commit -qm two
 expect_eq stages-key-sees-commits "$(drive p RESUME=1)" "ran: pass; 2 passed, 0 failed"
+# The prose (docs/, README.md) is an input of the stages that declare it
+# (inputs=ALL) only: an edit there runs those again, not the others.
+table pd pass prose
+sed -i "/s\/prose.sh/s/seconds=1)/seconds=1, inputs=ALL)/" "$T/pd.py"
+drive pd >/dev/null
+mkdir -p "$r/docs" && echo z >"$r/docs/z.md" && echo z >"$r/README.md"
+expect_eq stages-key-inputs "$(drive pd RESUME=1)" "ran: prose; 3 passed, 0 failed"
 
 # A passing closing line is not a pass: a stage that exits non-zero with
 # no failure in its results fails; one whose results are an empty plan, or

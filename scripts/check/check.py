@@ -13,9 +13,10 @@ failed", is the sum over the files, and a failure for each stage that
 exited non-zero with no failure in its file, ended without its plan, or
 passed nothing.
 
-A finished stage's file is kept under its key: the tree's content
-(records/ aside: a record does not change what it records), the stage's
-name and command, and the value of every parameter in config/params.
+A finished stage's file is kept under its key: the content of the files
+it depends on (its inputs in stages.py: the clone but records/, and but
+the prose for stages that do not test it), the stage's name and command,
+and the value of every parameter in config/params.
 With RESUME=1 a stage whose key has a file, here (build/logs/check/done/)
 or committed (records/check/), is not run again: its results are added as
 they were, failures too.  A stage cut short is not kept, and runs again.
@@ -42,12 +43,12 @@ def say(msg):
 
 def load_table(path):
     """The stages of stages.py, or the STAGES of another Python file (a
-    test's), which may use stages.py's stage()."""
+    test's), which may use stages.py's stage(), CODE and ALL."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import stages
     if not path:
         return stages.STAGES
-    scope = {"__file__": path, "stage": stages.stage}
+    scope = {"__file__": path, "stage": stages.stage, "CODE": stages.CODE, "ALL": stages.ALL}
     with open(path) as f:
         exec(compile(f.read(), path, "exec"), scope)
     return scope["STAGES"]
@@ -65,19 +66,24 @@ def parameters():
     return params
 
 
-def tree_id():
-    """The clone's content and uncommitted changes, records/ aside."""
+def tree_id(inputs):
+    """The content and uncommitted changes of the clone's files that
+    match the pathspecs inputs (stages.py: "." and ":(exclude)TOPDIR")."""
     h = hashlib.sha1()
-    spec = ["--", ".", ":(exclude)records"]
+    spec = ["--"] + list(inputs)
     try:
         for args in (["ls-files", "-s"], ["diff", "HEAD"], ["status", "--porcelain"]):
             h.update(subprocess.run(["git", "-C", TOP] + args + spec, check=True,
                                     capture_output=True).stdout)
     except (OSError, subprocess.CalledProcessError):
         # Not a clone (an unpacked tarball): the files themselves.
+        out = {"build", ".git"} | {i[len(":(exclude)"):] for i in inputs
+                                   if i.startswith(":(exclude)")}
         for d, dirs, files in sorted(os.walk(TOP)):
-            dirs[:] = sorted(x for x in dirs if x not in ("build", "records", ".git"))
+            dirs[:] = sorted(x for x in dirs if d != TOP or x not in out)
             for name in sorted(files):
+                if d == TOP and name in out:
+                    continue
                 p = os.path.join(d, name)
                 h.update(p[len(TOP):].encode())
                 with open(p, "rb") as f:
@@ -86,9 +92,10 @@ def tree_id():
 
 
 def stage_key(tree, st, params):
-    """What a stage's record holds for: tree, stage, every parameter."""
+    """What a stage's record holds for: its inputs' content (tree: that
+    of each set of inputs), the stage, every parameter."""
     h = hashlib.sha1()
-    h.update(("%s\n%s\n%s\n" % (tree, st.name, " ".join(st.command))).encode())
+    h.update(("%s\n%s\n%s\n" % (tree[st.inputs], st.name, " ".join(st.command))).encode())
     for p in params:
         h.update(("%s=%s\n" % (p, os.environ.get(p, ""))).encode())
     return h.hexdigest()[:20]
@@ -240,7 +247,6 @@ def main():
     build = os.environ.get("BUILD") or os.path.join(TOP, "build")
     os.environ["BUILD"] = build
     params = parameters()
-    tree = tree_id()
     stages = [s for s in table if a.full or not s.full]
     # CHECK_STAGES=a,b: only those (and the first stages, which the
     # others need), as a resumed run would, with the same keys.
@@ -252,6 +258,7 @@ def main():
         return 2
     if only:
         stages = [s for s in stages if s.first or s.name in only]
+    tree = {i: tree_id(i) for i in {s.inputs for s in stages}}
     keys = {s.name: stage_key(tree, s, params) for s in stages}
     run = Run(build, os.environ.get("RESUME") == "1" or a.record)
     if a.record:
@@ -285,7 +292,7 @@ def main():
         say("interrupted: the stage cut short is not kept; RESUME=1 runs it again")
         print("%d passed, %d failed" % (run.passed, run.failed + 1))
         return 130
-    say("make check took %d s%s" % (time.time() - t_start,
+    say("make check%s took %d s%s" % ("-full" if a.full else "", time.time() - t_start,
                                     ", %d skipped" % run.skipped if run.skipped else ""))
     print("%d passed, %d failed" % (run.passed, run.failed))
     return 1 if run.failed else 0

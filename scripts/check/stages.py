@@ -4,7 +4,8 @@ Each stage is one entry: its name; what it checks; the command, run from
 the top of the clone; the test kernels built before it (VARIANT-FLAVOR,
 scripts/kernel/kernel.sh; the stage finds each image with lib.sh's
 kernel_image); whether only check-full runs it; the seconds it took here
-(QEMU TCG, 2 host cores), for the progress lines.  A "first" stage runs
+(QEMU TCG, 2 host cores), for the progress lines; the files it depends
+on (inputs: CODE unless it tests the prose too).  A "first" stage runs
 in every run, before the others, and a failure there ends the run.
 
 A stage writes its results to $RESULTS (scripts/lib.sh) and passes only
@@ -14,13 +15,19 @@ under a key computed from the tree and config/params (RESUME=1).
 """
 from collections import namedtuple
 
-Stage = namedtuple("Stage", "name what command kernels full seconds first")
+Stage = namedtuple("Stage", "name what command kernels full seconds first inputs")
+
+# The files of the clone a stage's result depends on (git pathspecs), part
+# of its resume key.  records/ never is (a record does not change what it
+# records); the prose (docs/, README.md) only for the stages that test it.
+CODE = (".", ":(exclude)records", ":(exclude)docs", ":(exclude)README.md")
+ALL = (".", ":(exclude)records")
 
 
-def stage(name, what, command, kernels=(), full=False, seconds=60, first=False):
+def stage(name, what, command, kernels=(), full=False, seconds=60, first=False, inputs=CODE):
     if isinstance(command, str):
         command = command.split()
-    return Stage(name, what, list(command), tuple(kernels), full, seconds, first)
+    return Stage(name, what, list(command), tuple(kernels), full, seconds, first, tuple(inputs))
 
 
 STAGE = "scripts/check/stage.sh"
@@ -29,7 +36,7 @@ DEBUG = ["patched-debug"]
 STAGES = [
     stage("series", "the build dependencies, and prereqs/ and series/ applied to the base",
           STAGE + " series", seconds=60, first=True),
-    stage("harness", "harness tests", "tests/run.sh", seconds=300),
+    stage("harness", "harness tests", "tests/run.sh", seconds=300, inputs=ALL),
     stage("gates", "series gates", "scripts/check/gates.sh", seconds=200),
     stage("kunit-uml", "KUnit as mm/tests/.kunitconfig documents it: kunit.py on UML (no THP_SWAP)",
           "scripts/check/kunit-uml.sh", seconds=400),
@@ -58,7 +65,7 @@ STAGES = [
     stage("mutations", "deliberate breakages must fail KUnit cases",
           "scripts/check/mutations.sh", full=True, seconds=2550),
     stage("harness-mutations", "deliberate breakages of the harness must turn its tests red",
-          "scripts/check/harness-mutations.sh", full=True, seconds=210),
+          "scripts/check/harness-mutations.sh", full=True, seconds=210, inputs=ALL),
     stage("kcsan", "the KCSAN kernel: KUnit, every kselftest case through run_vmtests.sh -t swap",
           STAGE + " kcsan", ["patched-kcsan"], full=True, seconds=700),
     stage("prefix-boot", "every prefix of the series boots and passes its tests",
