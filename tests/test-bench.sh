@@ -153,6 +153,15 @@ if [ "$got" = " 1 10.0 [10.0..10.0] 20.0 [20.0..20.0] 2.00 [2.00..2.00]" ]; then
 else
 	notok alloc-runs-per-boot "$got"
 fi
+# The full top device's case (DEVS=topfull) is collected by name and
+# reported after the device counts.
+printf '%s\n' 'SWAPQ-FACT cpus=2 clocksource=tsc' \
+	'SWAPQ-ALLOC elapsed_ms=30 sys_ms=20 out_mibs=1.0 in_mibs=2.0 peak_kb=4/8 devs=topfull' >"$T/topfull.log"
+expect_eq alloc-collect-topfull "$(python3 bench_alloc.py collect --kernel base --rep 4 --results "$T/topfull.log")" \
+	"base,4,topfull,30,20,1.0,2.0,4/8,2,tsc"
+for r in 1 2 3; do echo "base,$r,topfull,30,20,1,1,4/8,2,tsc"; echo "patched,$r,topfull,33,20,1,1,4/8,2,tsc"; done >>"$T/alloc.csv"
+got=$(python3 bench_alloc.py report --csv "$T/alloc.csv" | sed -n '/^elapsed_ms/{n;n;p}' | tr -s ' ' | sed 's/ *$//')
+expect_eq alloc-report-topfull "$got" " topfull 30.0 [30.0..30.0] 33.0 [33.0..33.0] 1.10 [1.10..1.10]"
 # The priority inversion collector: one row per order line.
 printf '%s\n' 'SWAPQ-FACT cpus=2 clocksource=tsc' '# prio order0: low_kb=1984 high_kb=2112' \
 	'ok 1 order0 # 0 pages wrong, 4096 kB swapped' >"$T/prio.log"

@@ -35,13 +35,14 @@ in_memcg() {
 	return $_rc
 }
 
-# zram_swap MB: a new zram device of MB MiB swapped on at priority 5;
-# prints its number.  Fails (and removes the device) if swapon refuses it.
+# zram_swap MB [PRIO]: a new zram device of MB MiB swapped on at priority
+# PRIO (5); prints its number.  Fails (and removes the device) if swapon
+# refuses it.
 zram_swap() {
 	_id=$(cat /sys/class/zram-control/hot_add) || return 1
 	if echo "${1}M" >"/sys/block/zram$_id/disksize" &&
 		mkswap "/dev/zram$_id" >/dev/null 2>&1 &&
-		/tests/usemem swapon "/dev/zram$_id" 5 2>/dev/null; then
+		/tests/usemem swapon "/dev/zram$_id" "${2:-5}" 2>/dev/null; then
 		echo "$_id"
 		return 0
 	fi

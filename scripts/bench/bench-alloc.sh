@@ -3,7 +3,9 @@
 # kernel side by side in one run.
 #
 # In the guest, NDEVS same-priority zram devices (each of the counts in
-# DEVS; "max" adds devices until swapon refuses one) share DISK_MB; a
+# DEVS; "max" adds devices until swapon refuses one) share DISK_MB
+# ("topfull" in DEVS: a LIMIT_MB / 2 device at priority 100, always full,
+# above one of DISK_MB, the review's zram over a disk); a
 # memory cgroup limited to LIMIT_MB runs usemem: WORKERS processes each
 # writing WORKER_MB of patterned memory, so most of it goes out to swap,
 # then reading it back and verifying it.  Per run: elapsed, system time,

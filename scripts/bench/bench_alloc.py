@@ -26,7 +26,7 @@ from bench import accel_of, cli, collect_matches, tcg
 from stats import fmt_ci, ratio_ci
 
 LINE = re.compile(r"SWAPQ-ALLOC elapsed_ms=(\d+) sys_ms=(\d+) out_mibs=([\d.]+) "
-                  r"in_mibs=([\d.]+) peak_kb=([\d/]*) devs=(\d+)")
+                  r"in_mibs=([\d.]+) peak_kb=([\d/]*) devs=(\d+|topfull)")
 FIELDS = ("elapsed_ms", "sys_ms", "out_mibs", "in_mibs")
 
 
@@ -54,7 +54,7 @@ def per_rep(rows, kernel, devs, field):
     """{rep: median of the rep's runs} of one kernel and device count."""
     runs = {}
     for r in rows:
-        if r["kernel"] == kernel and int(r["devs"]) == devs:
+        if r["kernel"] == kernel and r["devs"] == devs:
             runs.setdefault(r["rep"], []).append(float(r[field]))
     return {rep: statistics.median(v) for rep, v in runs.items()}
 
@@ -69,7 +69,8 @@ def report(a):
                                                               r["clocksource"]))
         if not r["peak_kb"] or sum(int(x) for x in r["peak_kb"].split("/")) == 0:
             bad.append("%s rep %s devs %s: no swap used" % (r["kernel"], r["rep"], r["devs"]))
-    devs = sorted({int(r["devs"]) for r in rows})
+    # Device counts in order, then the named cases (topfull).
+    devs = sorted({r["devs"] for r in rows}, key=lambda d: (not d.isdigit(), int(d) if d.isdigit() else d))
     kernels = ["base"] + sorted({r["kernel"] for r in rows} - {"base", "patched"}) + ["patched"]
     others = kernels[1:]
     print("Swap allocation, %s, %d vCPUs: medians [min..max] over the reps;" % (
@@ -83,17 +84,17 @@ def report(a):
             v = {k: list(by_rep[k].values()) for k in kernels}
             if not all(v.values()):
                 continue
-            print("%-8s %-5d" % ("", d) + "".join(" %-22s" % fmt(v[k]) for k in kernels) +
+            print("%-8s %-5s" % ("", d) + "".join(" %-22s" % fmt(v[k]) for k in kernels) +
                   "".join(" %-19s" % fmt_ci(ratio_ci(by_rep["base"], by_rep[k]))
                           for k in others))
     print("\npeak usage, most/least used device and most - least in MiB (medians over the reps)")
     for d in devs:
-        if d < 2:
+        if not d.isdigit() or int(d) < 2:
             continue
         s = {k: [(spread(r["peak_kb"]), gap(r["peak_kb"])) for r in rows
-                 if r["kernel"] == k and int(r["devs"]) == d] for k in kernels}
+                 if r["kernel"] == k and r["devs"] == d] for k in kernels}
         if all(s.values()):
-            print("%-5d" % d + "".join("  %s %.3f (%.1f)" % (k, statistics.median(x[0] for x in s[k]),
+            print("%-5s" % d + "".join("  %s %.3f (%.1f)" % (k, statistics.median(x[0] for x in s[k]),
                                                             statistics.median(x[1] for x in s[k]))
                                       for k in kernels))
     print("the per-CPU quota's bound (patched): while nothing is freed, two devices' "

@@ -302,7 +302,6 @@ do_work() {
 				[ -f "$WORK/.git/$POSTINGS_FILE" ]; then
 				keep_cover
 				say "work tree is up to date with series/"
-				echo "$WORK"
 				return 0
 			fi
 		fi
@@ -336,7 +335,6 @@ do_work() {
 	keep_cover
 	echo "$COMMIT $(git -C "$WORK" rev-parse HEAD) $(series_hash)" >"$stamp"
 	say "work tree: $WORK = $COMMIT + $np prerequisites + $n patches in $(postings | wc -l) posting(s)"
-	echo "$WORK"
 }
 
 do_export() {
@@ -424,7 +422,6 @@ case ${1:-} in
 base)
 	base_info
 	clone_at "$BASE_SRC" "$REPO" "$COMMIT"
-	echo "$BASE_SRC"
 	;;
 work) do_work ;;
 export) do_export ;;
