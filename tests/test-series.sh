@@ -25,6 +25,12 @@ else
 	notok roundtrip-identical "$(head -c 300 "$T/diff" | tr '\n' ' ')"
 fi
 
+# The same series and prerequisites kept in another clone (another path)
+# find the work tree up to date: clones may share one BUILD.
+cp -r "$fix/prereqs" "$T/prereqs2" && cp -r "$fix/series" "$T/series2"
+SERIES=$T/series2 PREREQS=$T/prereqs2 tree work
+expect_eq work-same-in-another-clone "$(grep -c 'work tree is up to date' "$T/log")" 1
+
 # Patches are found by subject (bench-alloc's default STEPS).
 n=$(series_number "$WORK" '^mm/tests: fixture: add a file$')
 m=$(series_number "$WORK" 'no such subject')

@@ -104,6 +104,19 @@ drive pd >/dev/null
 mkdir -p "$r/docs" && echo z >"$r/docs/z.md" && echo z >"$r/README.md"
 expect_eq stages-key-inputs "$(drive pd RESUME=1)" "ran: prose; 3 passed, 0 failed"
 
+# A stage that builds and boots kernels (kernel_side()) runs again when a
+# patch changes, not when the harness's tests or a cover letter's text do.
+table ks pass
+sed -i "s/seconds=1)/seconds=1, inputs=kernel_side())/" "$T/ks.py"
+mkdir -p "$r/series/1-a" "$r/tests"
+echo p >"$r/series/1-a/0001-a.patch" && echo c >"$r/series/1-a/0000-cover-letter.patch" && echo t >"$r/tests/t.sh"
+git -C "$r" add series tests && git -C "$r" -c user.name=t -c user.email=t@t commit -qm series
+drive ks >/dev/null
+echo c2 >"$r/series/1-a/0000-cover-letter.patch" && echo t2 >"$r/tests/t.sh"
+got=$(drive ks RESUME=1)
+echo p2 >"$r/series/1-a/0001-a.patch"
+expect_eq stages-key-kernel-side "$got | $(drive ks RESUME=1)" "ran:; 2 passed, 0 failed | ran: pass; 2 passed, 0 failed"
+
 # A passing closing line is not a pass: a stage that exits non-zero with
 # no failure in its results fails; one whose results are an empty plan, or
 # missing, fails.
@@ -152,6 +165,28 @@ undeclared=$(cat "$TOP"/scripts/*.sh "$TOP"/scripts/*/*.sh "$TOP"/guest/tests/* 
 	grep -oE '\$\{[A-Z][A-Z0-9_]*:?[-=+?]' | sed -E 's/^\$\{//; s/:?[-=+?]$//' | sort -u |
 	grep -vxF "$declared" | tr '\n' ' ')
 expect_eq stages-parameters-declared "${undeclared:-none}" none
+
+# Each stage's inputs hold its command's script and every file that script
+# names under $TOP: an edit there runs the stage again.
+missing=$(cd "$TOP" && python3 - <<'EOP'
+import os, re, sys
+sys.path.insert(0, "scripts/check")
+import stages
+for st in stages.STAGES:
+    files = {os.path.relpath(os.path.join(d, n)) for d, _, ns in os.walk(".") for n in ns
+             if stages.in_inputs(os.path.relpath(os.path.join(d, n)), st.inputs)}
+    script = st.command[0]
+    named = re.findall(r'\$TOP"?/([A-Za-z0-9_./-]*[A-Za-z0-9_])', open(script).read())
+    for f in [script] + named:
+        f = f.rstrip("/")
+        if os.path.isdir(f):
+            if not any(x.startswith(f + "/") for x in files):
+                print("%s:%s/" % (st.name, f))
+        elif os.path.exists(f) and f not in files:
+            print("%s:%s" % (st.name, f))
+EOP
+)
+expect_eq stages-inputs-hold-scripts "$(echo ${missing:-none})" none
 
 # The scripts that make a tree, a kernel or a static program hand back
 # nothing in their output (one stray echo there would become a caller's

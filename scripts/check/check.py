@@ -32,6 +32,10 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import stages  # noqa: E402
+from stages import in_inputs  # noqa: E402
+
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RESULT = re.compile(r"^(not )?ok \d+ ")
 
@@ -43,12 +47,11 @@ def say(msg):
 
 def load_table(path):
     """The stages of stages.py, or the STAGES of another Python file (a
-    test's), which may use stages.py's stage(), CODE and ALL."""
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import stages
+    test's), which may use stages.py's stage(), CODE, ALL and kernel_side()."""
     if not path:
         return stages.STAGES
-    scope = {"__file__": path, "stage": stages.stage, "CODE": stages.CODE, "ALL": stages.ALL}
+    scope = {"__file__": path, "stage": stages.stage, "CODE": stages.CODE, "ALL": stages.ALL,
+             "kernel_side": stages.kernel_side}
     with open(path) as f:
         exec(compile(f.read(), path, "exec"), scope)
     return scope["STAGES"]
@@ -68,7 +71,7 @@ def parameters():
 
 def tree_id(inputs):
     """The content and uncommitted changes of the clone's files that
-    match the pathspecs inputs (stages.py: "." and ":(exclude)TOPDIR")."""
+    match the pathspecs inputs (stages.py's CODE, ALL, kernel_side())."""
     h = hashlib.sha1()
     spec = ["--"] + list(inputs)
     try:
@@ -77,14 +80,12 @@ def tree_id(inputs):
                                     capture_output=True).stdout)
     except (OSError, subprocess.CalledProcessError):
         # Not a clone (an unpacked tarball): the files themselves.
-        out = {"build", ".git"} | {i[len(":(exclude)"):] for i in inputs
-                                   if i.startswith(":(exclude)")}
         for d, dirs, files in sorted(os.walk(TOP)):
-            dirs[:] = sorted(x for x in dirs if d != TOP or x not in out)
+            dirs[:] = sorted(x for x in dirs if d != TOP or x not in ("build", ".git"))
             for name in sorted(files):
-                if d == TOP and name in out:
-                    continue
                 p = os.path.join(d, name)
+                if not in_inputs(os.path.relpath(p, TOP), inputs):
+                    continue
                 h.update(p[len(TOP):].encode())
                 with open(p, "rb") as f:
                     h.update(f.read())
@@ -95,7 +96,8 @@ def stage_key(tree, st, params):
     """What a stage's record holds for: its inputs' content (tree: that
     of each set of inputs), the stage, every parameter."""
     h = hashlib.sha1()
-    h.update(("%s\n%s\n%s\n" % (tree[st.inputs], st.name, " ".join(st.command))).encode())
+    h.update(("%s\n%s\n%s\n%s\n" % (tree[st.inputs], st.name, " ".join(st.command),
+                                     " ".join(st.kernels))).encode())
     for p in params:
         h.update(("%s=%s\n" % (p, os.environ.get(p, ""))).encode())
     return h.hexdigest()[:20]

@@ -74,7 +74,10 @@ series_patches() {
 # no new application) and of how they are cut into postings.
 series_hash() {
 	for p in $(prereq_patches) $(series_patches); do
-		echo "${p#"$SERIES"}"
+		# Paths from where they are kept: a clone elsewhere that shares
+		# BUILD has the same series.
+		p_rel=${p#"$PREREQS"/}
+		echo "${p_rel#"$SERIES"}"
 		cat "$p"
 	done 2>/dev/null | sha256sum | cut -d' ' -f1
 }
