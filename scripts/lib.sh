@@ -561,15 +561,16 @@ icount_setup() {
 # of the base and the patched plain kernel; the rows scripts/bench/
 # bench_NAME.py collects (COLUMNS, after kernel,rep) go to
 # build/bench/NAME.csv (a rerun resumes; FRESH=1 starts over) and its
-# report to build/bench/NAME.txt.
+# report to build/bench/NAME.txt.  ICOUNT=1: under -icount (icount_setup).
 bench_counts() {
 	: "${REPS:=3}" "${MEM:=3G}" "${SMP:=2}"
 	export MEM SMP
 	out=$BUILD/bench
 	csv=$out/$1.csv
 	mkdir -p "$out"
+	icount_setup
 	both_kernels plain
-	bench_csv "smp=$SMP mem=$MEM" "kernel,rep,$2,cpus,clocksource"
+	bench_csv "smp=$SMP mem=$MEM${ICOUNT:+ icount}" "kernel,rep,$2,cpus,clocksource"
 	SELFTESTS= TIMEOUT=${BENCH_TIMEOUT:-900}
 	export SELFTESTS TIMEOUT
 	bench_reps "$1" "$1" "bench_$1.py" "$csv" plain base patched

@@ -87,10 +87,19 @@ expect_eq swapoff-sizes-met "$(python3 bench.py sizes --small "$T/so-64g.csv" --
 	awk '/^patched/ { $1 = $2 = $3 = $4 = $5 = ""; sub(/^ */, ""); print }')" "1.00 [0.99..1.01]: met"
 # The mTHP collector: one row per scenario line, with the guest's facts.
 printf '%s\n' 'SWAPQ-FACT cpus=2 clocksource=tsc' \
-	'# mthp one_device: faulted=2048 swpout=2040 swpout_fallback=8' \
+	'# mthp one_device: faulted=2048 swpout=2040 swpout_fallback=8 pageout_us=1500' \
 	'ok 1 one_device # 0 pages wrong' >"$T/mthp.log"
 expect_eq mthp-collect "$(python3 bench_mthp.py collect --kernel base --rep 2 --results "$T/mthp.log")" \
-	"base,2,one_device,2048,2040,8,2,tsc"
+	"base,2,one_device,2048,2040,8,1500,2,tsc"
+# Its report: the page-out time's ratio over the pairs, labelled icount.
+{
+	echo '# smp=2 mem=3G icount accel=tcg'
+	echo kernel,rep,scenario,faulted,swpout,swpout_fallback,pageout_us,cpus,clocksource
+	for r in 1 2 3; do echo "base,$r,none_fits,64,0,64,1000,2,tsc"; echo "patched,$r,none_fits,64,0,64,1500,2,tsc"; done
+} >"$T/mthp.csv"
+got=$(python3 bench_mthp.py report --csv "$T/mthp.csv")
+expect_eq mthp-report-time "$(echo "$got" | grep -c 'icount') $(echo "$got" | tail -n1)" \
+	"1   pageout_us patched/base: 1.50 [1.50..1.50]"
 # hibernate.sh's report: the slot's own time is the slot less the ioctl.
 printf '%s\n' kernel,rep,write_ms,kbytes,slot_ns,ioctl_ns \
 	base,1,900,1,1000,600 patched,1,900,1,1100,600 base,2,900,1,1000,600 \

@@ -5,8 +5,10 @@
   bench_mthp.py report --csv CSV                          the table
 
 guest/tests/mthp.c prints, per scenario, how many 64 KiB folios went out
-whole (swpout) and how many were split first (swpout_fallback).  The
-report gives the medians [min..max] over the boots of each kernel.
+whole (swpout) and how many were split first (swpout_fallback), and how
+long the MADV_PAGEOUT took (pageout_us; under -icount, instructions).  The
+report gives the medians [min..max] over the boots of each kernel, and the
+patched/base ratio of the time with its 95% interval over the pairs.
 """
 import csv
 import re
@@ -14,12 +16,15 @@ import statistics
 import sys
 
 from bench import accel_of, cli, collect_matches, tcg
+from stats import fmt_ci, ratio_ci
 
-LINE = re.compile(r"# mthp (\w+): faulted=(-?\d+) swpout=(-?\d+) swpout_fallback=(-?\d+)")
+LINE = re.compile(r"# mthp (\w+): faulted=(-?\d+) swpout=(-?\d+) swpout_fallback=(-?\d+) "
+                  r"pageout_us=(\d+)")
+COUNTS = ("faulted", "swpout", "swpout_fallback", "pageout_us")
 
 
 def collect(a):
-    return collect_matches(a, LINE, lambda m: m.group(1, 2, 3, 4))
+    return collect_matches(a, LINE, lambda m: m.group(1, 2, 3, 4, 5))
 
 
 def cell(vals):
@@ -32,20 +37,27 @@ def cell(vals):
 def report(a):
     data = {}
     with open(a.csv, encoding="utf-8") as f:
-        for r in csv.DictReader(l for l in f if not l.startswith("#")):
+        head = f.readline()
+        for r in csv.DictReader(f):
             d = data.setdefault(r["scenario"], {}).setdefault(r["kernel"], {})
-            for k in ("faulted", "swpout", "swpout_fallback"):
-                d.setdefault(k, []).append(int(r[k]))
+            for k in COUNTS:
+                d.setdefault(k, {})[r["rep"]] = int(r[k])
     print("64 KiB mTHP folios paged out: written whole (swpout) and split first")
-    print("(swpout_fallback), medians [min..max] over the boots, %s" % tcg(False, accel_of(a.csv)))
+    print("(swpout_fallback), and the time the page-out took (pageout_us);")
+    print("medians [min..max] over the boots, %s" % tcg(" icount" in head, accel_of(a.csv)))
     for sc, kernels in data.items():
         print("\n%s" % sc)
-        print("  %-8s %-22s %-22s %s" % ("kernel", "swpout", "swpout_fallback", "faulted"))
+        print("  %-8s %-18s %-18s %-18s %s" % ("kernel", "swpout", "swpout_fallback", "faulted",
+                                              "pageout_us"))
         for k in ("base", "patched"):
             d = kernels.get(k)
             if d:
-                print("  %-8s %-22s %-22s %s" % (k, cell(d["swpout"]),
-                      cell(d["swpout_fallback"]), cell(d["faulted"])))
+                print("  %-8s %-18s %-18s %-18s %s" % (
+                    k, cell(list(d["swpout"].values())), cell(list(d["swpout_fallback"].values())),
+                    cell(list(d["faulted"].values())), cell(list(d["pageout_us"].values()))))
+        if "base" in kernels and "patched" in kernels:
+            print("  pageout_us patched/base: %s" % fmt_ci(ratio_ci(kernels["base"]["pageout_us"],
+                                                                   kernels["patched"]["pageout_us"])))
     return 0
 
 
