@@ -77,14 +77,14 @@ def report(a):
         tcg(a.icount, accel_of(a.csv)), a.cpus))
     print("ratios are medians over base's, [95% bootstrap interval over the pairs]")
     for field in FIELDS:
-        print("\n%-8s %-5s" % (field, "devs") +
+        print("\n%-8s %-7s" % (field, "devs") +
               "".join(" %-22s" % k for k in kernels) + "".join(" %-19s" % k for k in others))
         for d in devs:
             by_rep = {k: per_rep(rows, k, d, field) for k in kernels}
             v = {k: list(by_rep[k].values()) for k in kernels}
             if not all(v.values()):
                 continue
-            print("%-8s %-5s" % ("", d) + "".join(" %-22s" % fmt(v[k]) for k in kernels) +
+            print("%-8s %-7s" % ("", d) + "".join(" %-22s" % fmt(v[k]) for k in kernels) +
                   "".join(" %-19s" % fmt_ci(ratio_ci(by_rep["base"], by_rep[k]))
                           for k in others))
     print("\npeak usage, most/least used device and most - least in MiB (medians over the reps)")
