@@ -4,7 +4,7 @@
 # in the work tree, on UML, whose config has no THP_SWAP (only order 0
 # has cluster lists there) and no HIBERNATION.  One result line per case;
 # a case skipped because it needs CONFIG_THP_SWAP or CONFIG_HIBERNATION is
-# listed but not counted, any other skip fails.  The cases are read from
+# counted as a skip, any other skip fails.  The cases are read from
 # kunit.py's --json, never from its log.  Ends with "N passed, N failed".
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -38,7 +38,7 @@ while read -r st name; do
 	SKIP)
 		why=$(grep -F "skip $name  # " "$log.ktap" | head -n1 | sed 's/.*  # //; s/^SKIP //')
 		case $why in
-		*"needs CONFIG_THP_SWAP"* | *"needs CONFIG_HIBERNATION"*) echo "# skip kunit-uml:$name: $why" ;;
+		*"needs CONFIG_THP_SWAP"* | *"needs CONFIG_HIBERNATION"*) results_skip "kunit-uml:$name" "$why" ;;
 		*) result "kunit-uml:$name" 1 "skipped: ${why:-no reason}" ;;
 		esac ;;
 	*) result "kunit-uml:$name" 1 "$st" ;;
