@@ -114,8 +114,7 @@ kernel: deps
 
 boot: deps
 	@TOP=$(CURDIR) && . scripts/lib.sh && build_kernel $(VARIANT) $(BOOT_FLAVOR) && \
-	  SRC=$$WORK scripts/kernel/boot.sh "$$(kernel_image $(VARIANT) $(BOOT_FLAVOR))" \
-	  "$(TESTS)" boot-$(VARIANT)-$(BOOT_FLAVOR)
+	  SRC=$$WORK scripts/kernel/boot.sh "$$built_image" "$(TESTS)" boot-$(VARIANT)-$(BOOT_FLAVOR)
 
 check:
 	@python3 scripts/check/check.py

@@ -118,7 +118,8 @@ die() {
 
 # The scripts that make trees and kernels hand nothing back in what they
 # print (their progress goes to stderr): the tree is $WORK or $BASE_SRC,
-# a kernel is at kernel_image, a static program at debian_static_path.
+# a kernel is build_kernel's built_image (kernel_image, built or not), a
+# static program at debian_static_path.
 
 # work_tree: make $WORK, or bring it up to date with series/.
 work_tree() {
@@ -126,13 +127,21 @@ work_tree() {
 }
 
 # build_kernel VARIANT FLAVOR [VAR=VALUE...]: build that test kernel
-# (kernel.sh, with the settings given); its image is then at
-# kernel_image VARIANT FLAVOR (kernel_image OBJ_NAME FLAVOR when an
-# OBJ_NAME is given).
+# (kernel.sh, with the settings given) and set built_image to its image,
+# kernel_image VARIANT FLAVOR (OBJ_NAME in place of VARIANT, and the ARCH,
+# when given); built_image is empty when the build fails.
 build_kernel() {
-	_bv=$1 _bf=$2
+	_bv=$1 _bf=$2 _bn=$1 _ba=${ARCH:-}
 	shift 2
-	env VARIANT="$_bv" FLAVOR="$_bf" "$@" "$TOP/scripts/kernel/kernel.sh" >&2
+	for _b; do
+		case $_b in
+		OBJ_NAME=*) _bn=${_b#OBJ_NAME=} ;;
+		ARCH=*) _ba=${_b#ARCH=} ;;
+		esac
+	done
+	built_image=
+	env VARIANT="$_bv" FLAVOR="$_bf" "$@" "$TOP/scripts/kernel/kernel.sh" >&2 || return 1
+	built_image=$(ARCH=$_ba kernel_image "$_bn" "$_bf")
 }
 
 # arch_load: the settings of $ARCH (default x86_64) as arch_KEY variables,
@@ -497,8 +506,9 @@ bench_csv() {
 both_kernels() {
 	"$TOP/scripts/kernel/deps.sh" || die "cannot install the build dependencies"
 	build_kernel base "$1" || die "base $1 kernel build failed"
+	kb=$built_image
 	build_kernel patched "$1" || die "patched $1 kernel build failed"
-	kb=$(kernel_image base "$1") kp=$(kernel_image patched "$1")
+	kp=$built_image
 	arch_load
 	_pi=$BUILD/initramfs-probe.cpio.gz
 	[ "${ACCEL:-auto}" != auto ] || SELFTESTS= MODULES= "$TOP/scripts/kernel/initramfs.sh" "$_pi" ||
@@ -605,8 +615,10 @@ series_number() {
 
 # prefix_kernel WORK SHA NAME FLAVOR: the kernel of WORK at SHA, checked
 # out as $BUILD/NAME (a worktree of WORK) and built in its own object
-# directory; its image is then at kernel_image NAME FLAVOR.
+# directory; sets built_image as build_kernel does (kernel_image NAME
+# FLAVOR; empty when it fails).
 prefix_kernel() {
+	built_image=
 	_wt=$BUILD/$3
 	if [ "$(git -C "$_wt" rev-parse HEAD 2>/dev/null)" != "$2" ]; then
 		rm -rf "$_wt"

@@ -223,3 +223,14 @@ rm "$T/bb/boots"
 reps
 expect_eq bench-reps-resume "$(cat "$T/bb/boots") $(wc -l <"$T/bb/k.csv")" \
 	"bench-k-step3-2 x86_64-step3-plain/arch/x86/boot/bzImage 9"
+
+# build_kernel: built_image is where kernel_image puts that kernel (its
+# OBJ_NAME and ARCH taken from the settings given), empty after a failure.
+printf '#!/bin/sh\n[ -z "${FAIL:-}" ]\n' >"$f/scripts/kernel/kernel.sh"
+chmod +x "$f/scripts/kernel/kernel.sh"
+got=$( (TOP=$f BUILD=$T/bb ARCH=x86_64 && . "$lib" &&
+	build_kernel mutant debug OBJ_NAME=step2 && echo "${built_image#"$BUILD"/obj/}" &&
+	build_kernel patched kunit ARCH=arm64 && echo "${built_image#"$BUILD"/obj/}"
+	build_kernel patched plain FAIL=1 || echo "[$built_image]") 2>/dev/null | tr '\n' ' ')
+expect_eq build-kernel-image "$got" \
+	"x86_64-step2-debug/arch/x86/boot/bzImage arm64-patched-kunit/arch/arm64/boot/Image [] "

@@ -33,7 +33,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import stages  # noqa: E402
+import stages as table_of  # noqa: E402  (main() has its own "stages")
 from stages import in_inputs  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -49,9 +49,9 @@ def load_table(path):
     """The stages of stages.py, or the STAGES of another Python file (a
     test's), which may use stages.py's stage(), CODE, ALL and kernel_side()."""
     if not path:
-        return stages.STAGES
-    scope = {"__file__": path, "stage": stages.stage, "CODE": stages.CODE, "ALL": stages.ALL,
-             "kernel_side": stages.kernel_side}
+        return table_of.STAGES
+    scope = {"__file__": path, "stage": table_of.stage, "CODE": table_of.CODE,
+             "ALL": table_of.ALL, "kernel_side": table_of.kernel_side}
     with open(path) as f:
         exec(compile(f.read(), path, "exec"), scope)
     return scope["STAGES"]

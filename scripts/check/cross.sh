@@ -24,8 +24,8 @@ for ARCH in $CROSS_ARCHES; do
 	export ARCH
 	arch_load
 	"$TOP/scripts/kernel/deps.sh" || die "cannot install the $ARCH toolchain and QEMU"
-	k=
-	build_kernel patched "$arch_flavor" && k=$(kernel_image patched "$arch_flavor")
+	build_kernel patched "$arch_flavor"
+	k=$built_image
 	if [ -z "$k" ] || [ ! -r "$k" ]; then
 		result "$ARCH: the $arch_flavor kernel builds" 1 "see build/logs/build-$ARCH-patched-$arch_flavor.log"
 		continue

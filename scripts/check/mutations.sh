@@ -64,8 +64,8 @@ for p in "$TOP"/tests/mutations/*.patch; do
 		result "mutation $n" 1 "does not apply"
 		continue
 	fi
-	k=
-	build_kernel mutant debug SRC_TREE="$work" OBJ_NAME=patched && k=$(kernel_image patched debug)
+	build_kernel mutant debug SRC_TREE="$work" OBJ_NAME=patched
+	k=$built_image
 	if [ ! -r "$k" ]; then
 		result "mutation $n" 1 "build failed"
 		continue

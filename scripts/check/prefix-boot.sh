@@ -60,8 +60,8 @@ for n in $PREFIXES; do
 		[ -x "$TOP/guest/tests/$q$t" ] || q=
 		tests="$tests,$q$t" selftests="$selftests $t"
 	done
-	k=
-	prefix_kernel "$work" "$sha" prefix-boot debug && k=$(kernel_image prefix-boot debug)
+	prefix_kernel "$work" "$sha" prefix-boot debug
+	k=$built_image
 	if [ ! -r "$k" ]; then
 		result "prefix-$n-build" 1 "the debug kernel at patch $n did not build (see build/logs/build-$ARCH-prefix-boot-debug.log)"
 		continue
