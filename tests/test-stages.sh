@@ -104,18 +104,35 @@ drive pd >/dev/null
 mkdir -p "$r/docs" && echo z >"$r/docs/z.md" && echo z >"$r/README.md"
 expect_eq stages-key-inputs "$(drive pd RESUME=1)" "ran: prose; 3 passed, 0 failed"
 
-# A stage that builds and boots kernels (kernel_side()) runs again when a
-# patch changes, not when the harness's tests or a cover letter's text do.
+# A stage that builds and boots kernels (kernel_side()) runs again when
+# the source the series makes changes (the work tree, $WORK): a commit's
+# content, a hunk moved between patches, an uncommitted edit; not when
+# the harness's tests, a changelog or a cover letter do.
 table ks pass
 sed -i "s/seconds=1)/seconds=1, inputs=kernel_side())/" "$T/ks.py"
-mkdir -p "$r/series/1-a" "$r/tests"
+mkdir -p "$r/series/1-a" "$r/tests" "$T/work"
 echo p >"$r/series/1-a/0001-a.patch" && echo c >"$r/series/1-a/0000-cover-letter.patch" && echo t >"$r/tests/t.sh"
 git -C "$r" add series tests && git -C "$r" -c user.name=t -c user.email=t@t commit -qm series
-drive ks >/dev/null
-echo c2 >"$r/series/1-a/0000-cover-letter.patch" && echo t2 >"$r/tests/t.sh"
-got=$(drive ks RESUME=1)
-echo p2 >"$r/series/1-a/0001-a.patch"
-expect_eq stages-key-kernel-side "$got | $(drive ks RESUME=1)" "ran:; 2 passed, 0 failed | ran: pass; 2 passed, 0 failed"
+wcommit() { # wcommit FILE TEXT MESSAGE: commit FILE with TEXT in the work tree
+	echo "$2" >"$T/work/$1" && git -C "$T/work" add "$1" &&
+		git -C "$T/work" -c user.name=t -c user.email=t@t commit -qm "$3"
+}
+git init -q "$T/work" && wcommit base b base && wcommit f 1 one && wcommit g 2 two
+wdrive() { drive ks WORK="$T/work" RESUME=1; }
+wdrive >/dev/null
+echo c2 >"$r/series/1-a/0000-cover-letter.patch" && echo t2 >"$r/tests/t.sh" && echo p2 >"$r/series/1-a/0001-a.patch"
+git -C "$T/work" -c user.name=t -c user.email=t@t commit -q --amend -m "two, its changelog reworded"
+got="$(wdrive)"
+echo 3 >"$T/work/g"
+got="$got | $(wdrive)"
+git -C "$T/work" checkout -q g
+got="$got | $(wdrive)"
+# The same last tree, reached by other patches: g's line moved into one.
+git -C "$T/work" reset -q --hard HEAD~2 && wcommit f 1 one && echo 2 >"$T/work/g" &&
+	git -C "$T/work" add g && git -C "$T/work" -c user.name=t -c user.email=t@t commit -q --amend -m one &&
+	wcommit h 0 three && git -C "$T/work" rm -q h && git -C "$T/work" -c user.name=t -c user.email=t@t commit -qm four
+got="$got | $(wdrive)"
+expect_eq stages-key-kernel-side "$got" "ran:; 2 passed, 0 failed | ran: pass; 2 passed, 0 failed | ran:; 2 passed, 0 failed | ran: pass; 2 passed, 0 failed"
 
 # A passing closing line is not a pass: a stage that exits non-zero with
 # no failure in its results fails; one whose results are an empty plan, or

@@ -15,8 +15,10 @@ passed nothing.
 
 A finished stage's file is kept under its key: the content of the files
 it depends on (its inputs in stages.py: the clone but records/, and but
-the prose for stages that do not test it), the stage's name and command,
-and the value of every parameter in config/params.
+the prose for stages that do not test it; for the kernel stages, the
+source the series makes in the work tree, not the patches' text), the
+stage's name and command, and the value of every parameter in
+config/params.
 With RESUME=1 a stage whose key has a file, here (build/logs/check/done/)
 or committed (records/check/), is not run again: its results are added as
 they were, failures too.  A stage cut short is not kept, and runs again.
@@ -69,11 +71,29 @@ def parameters():
     return params
 
 
+def source_id():
+    """stages.py's SOURCE: the tree of each commit of the work tree, and
+    its uncommitted changes; "none" when there is no work tree."""
+    work = os.environ["WORK"]
+    h = hashlib.sha1()
+    try:
+        for args in (["log", "--format=%T", "HEAD"], ["diff", "HEAD"],
+                     ["status", "--porcelain", "--untracked-files=no"]):
+            h.update(subprocess.run(["git", "-C", work] + args, check=True,
+                                    capture_output=True).stdout)
+    except (OSError, subprocess.CalledProcessError):
+        return "none"
+    return h.hexdigest()
+
+
 def tree_id(inputs):
     """The content and uncommitted changes of the clone's files that
-    match the pathspecs inputs (stages.py's CODE, ALL, kernel_side())."""
+    match the pathspecs inputs (stages.py's CODE, ALL, kernel_side()),
+    and the work tree's source when they name it (SOURCE)."""
     h = hashlib.sha1()
-    spec = ["--"] + list(inputs)
+    if table_of.SOURCE in inputs:
+        h.update(("source %s\n" % source_id()).encode())
+    spec = ["--"] + [i for i in inputs if i != table_of.SOURCE]
     try:
         for args in (["ls-files", "-s"], ["diff", "HEAD"], ["status", "--porcelain"]):
             h.update(subprocess.run(["git", "-C", TOP] + args + spec, check=True,
@@ -101,6 +121,12 @@ def stage_key(tree, st, params):
     for p in params:
         h.update(("%s=%s\n" % (p, os.environ.get(p, ""))).encode())
     return h.hexdigest()[:20]
+
+
+def stage_keys(stages, params):
+    """The key of each of stages, by name."""
+    tree = {i: tree_id(i) for i in {s.inputs for s in stages}}
+    return {s.name: stage_key(tree, s, params) for s in stages}
 
 
 def read_results(path):
@@ -155,10 +181,11 @@ def build_kernel(spec, built):
 
 def defaults():
     """The values make check's stages run with unless told otherwise."""
-    out = subprocess.run(["sh", "-c", '. scripts/lib.sh && printf "%s\\n%s\\n%s\\n" '
-                          '"$SERIES_SELFTESTS" "$CHECK_TESTS" "$(arch_native)"'], cwd=TOP,
+    out = subprocess.run(["sh", "-c", '. scripts/lib.sh && printf "%s\\n%s\\n%s\\n%s\\n" '
+                          '"$SERIES_SELFTESTS" "$CHECK_TESTS" "$(arch_native)" "$WORK"'], cwd=TOP,
                          capture_output=True, text=True, check=True).stdout.split("\n")
     os.environ.setdefault("ARCH", out[2])
+    os.environ.setdefault("WORK", out[3])
     os.environ.setdefault("SELFTESTS", out[0])
     os.environ.setdefault("GUEST_TESTS", out[1])
 
@@ -260,20 +287,26 @@ def main():
         return 2
     if only:
         stages = [s for s in stages if s.first or s.name in only]
-    tree = {i: tree_id(i) for i in {s.inputs for s in stages}}
-    keys = {s.name: stage_key(tree, s, params) for s in stages}
+    # The keys, the first stages' before they run; the others' after:
+    # the series the first stages apply is part of them (SOURCE).
+    first = [s for s in stages if s.first]
+    keys = stage_keys(first if not a.record else stages, params)
     run = Run(build, os.environ.get("RESUME") == "1" or a.record)
     if a.record:
         return record(run, stages, keys)
 
     t_start = time.time()
     built = {}
-    recs = {s.name: None if s.first else run.recorded(keys[s.name]) for s in stages}
-    left = sum(s.seconds for s in stages if not recs[s.name])
+    recs = {}
+    left = sum(s.seconds for s in stages if not s.first)
     try:
         for i, st in enumerate(stages, 1):
+            if not st.first and st.name not in keys:
+                keys.update(stage_keys([s for s in stages if not s.first], params))
+                recs = {s.name: run.recorded(keys[s.name]) for s in stages if not s.first}
+                left = sum(s.seconds for s in stages if not s.first and not recs[s.name])
             key = keys[st.name]
-            rec = recs[st.name]
+            rec = recs.get(st.name)
             if rec:
                 path, r = rec
                 with open(path) as f:

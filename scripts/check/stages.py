@@ -35,19 +35,26 @@ def in_inputs(path, inputs):
             return fnmatch.fnmatch(path, pat) or fnmatch.fnmatch(path, pat.replace("**/", ""))
         spec = spec[len(":(exclude)"):] if spec.startswith(":(exclude)") else spec
         return spec == "." or path == spec or path.startswith(spec + "/")
-    return (any(under(i) for i in inputs if not i.startswith(":")) and
-            not any(under(i) for i in inputs if i.startswith(":")))
+    specs = [i for i in inputs if i != SOURCE]
+    return (any(under(i) for i in specs if not i.startswith(":")) and
+            not any(under(i) for i in specs if i.startswith(":")))
+
+
+# Not a pathspec: the source the kernel stages build, the tree of each
+# commit of the work tree (the base with prereqs/ and series/ applied) and
+# its uncommitted changes, read once the first stages have applied the
+# series.  A changelog or a cover letter is no part of it; a hunk moved
+# from one patch to another is.
+SOURCE = "@source"
 
 
 def kernel_side(*scripts):
     """The inputs of a stage that builds and boots test kernels: the
-    series (its patches, not the cover letters' text), the guest's side,
-    the configs, what builds, boots and judges, and the stage's own
+    source the series makes (SOURCE, not the patches' text), the guest's
+    side, the configs, what builds, boots and judges, and the stage's own
     scripts; the harness's tests, benchmarks and prose are not."""
-    return ("config", "guest", "prereqs", "series",
-            ":(exclude,glob)series/**/0000-cover-letter.patch",
-            "scripts/kernel", "scripts/lib.sh", "scripts/results.py",
-            "scripts/post/cover.py", "scripts/check/check.py", STAGE) + scripts
+    return (SOURCE, "config", "guest", "scripts/kernel", "scripts/lib.sh",
+            "scripts/results.py", "scripts/check/check.py", STAGE) + scripts
 
 
 def stage(name, what, command, kernels=(), full=False, seconds=60, first=False, inputs=CODE):
