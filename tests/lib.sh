@@ -3,8 +3,10 @@
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 export TOP
 # The harness's tests run the same under make check, which exports the
-# guest's and the run's parameters: each test sets what it needs.
-unset SELFTESTS GUEST_TESTS RESUME PREFIXES MUTATIONS CROSS_ARCHES RESULTS RESULTS_PID STAGE_KEY STAGE_DONE RECORDS CHECK_STAGE
+# guest's and the run's parameters: each test sets what it needs.  The
+# trees' paths go too: a test's BUILD must not lead it to the clone's own
+# work tree (or a user's WORK).
+unset WORK BASE_SRC SELFTESTS GUEST_TESTS RESUME PREFIXES MUTATIONS CROSS_ARCHES RESULTS RESULTS_PID STAGE_KEY STAGE_DONE RECORDS CHECK_STAGE
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 

@@ -39,6 +39,10 @@ fake parts 'for n in 1 2 3; do
 	part_done
 done
 results_end'
+# What a stage's own children see of WORK: the driver reads the work
+# tree's path but must not export it (the harness's tests would make their
+# trees there).
+fake env 'sh -c "echo \${WORK-unset}" >"'"$T"'/work-env"; result env 0; results_end'
 fake first-fails 'result series-applies 1 "does not apply"; results_end'
 # table NAME STAGE...: a table of these stages.
 table() {
@@ -133,6 +137,13 @@ git -C "$T/work" reset -q --hard HEAD~2 && wcommit f 1 one && echo 2 >"$T/work/g
 	wcommit h 0 three && git -C "$T/work" rm -q h && git -C "$T/work" -c user.name=t -c user.email=t@t commit -qm four
 got="$got | $(wdrive)"
 expect_eq stages-key-kernel-side "$got" "ran:; 2 passed, 0 failed | ran: pass; 2 passed, 0 failed | ran:; 2 passed, 0 failed | ran: pass; 2 passed, 0 failed"
+
+# The driver reads the work tree's path for that key, but does not hand
+# it to the stages: harness's tests under a stage would take it for theirs.
+table ke env
+sed -i "s/seconds=1)/seconds=1, inputs=kernel_side())/" "$T/ke.py"
+drive ke >/dev/null
+expect_eq stages-work-not-exported "$(cat "$T/work-env" 2>/dev/null)" unset
 
 # A passing closing line is not a pass: a stage that exits non-zero with
 # no failure in its results fails; one whose results are an empty plan, or

@@ -40,6 +40,7 @@ from stages import in_inputs  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RESULT = re.compile(r"^(not )?ok \d+ ")
+WORK = None  # the work tree; defaults() sets it
 
 
 def say(msg):
@@ -74,12 +75,11 @@ def parameters():
 def source_id():
     """stages.py's SOURCE: the tree of each commit of the work tree, and
     its uncommitted changes; "none" when there is no work tree."""
-    work = os.environ["WORK"]
     h = hashlib.sha1()
     try:
         for args in (["log", "--format=%T", "HEAD"], ["diff", "HEAD"],
                      ["status", "--porcelain", "--untracked-files=no"]):
-            h.update(subprocess.run(["git", "-C", work] + args, check=True,
+            h.update(subprocess.run(["git", "-C", WORK] + args, check=True,
                                     capture_output=True).stdout)
     except (OSError, subprocess.CalledProcessError):
         return "none"
@@ -180,12 +180,15 @@ def build_kernel(spec, built):
 
 
 def defaults():
-    """The values make check's stages run with unless told otherwise."""
+    """The values make check's stages run with unless told otherwise, and
+    the work tree's path (WORK, read here but not put in the stages'
+    environment: the harness's tests make work trees of their own)."""
+    global WORK
     out = subprocess.run(["sh", "-c", '. scripts/lib.sh && printf "%s\\n%s\\n%s\\n%s\\n" '
                           '"$SERIES_SELFTESTS" "$CHECK_TESTS" "$(arch_native)" "$WORK"'], cwd=TOP,
                          capture_output=True, text=True, check=True).stdout.split("\n")
     os.environ.setdefault("ARCH", out[2])
-    os.environ.setdefault("WORK", out[3])
+    WORK = os.environ.get("WORK", out[3])
     os.environ.setdefault("SELFTESTS", out[0])
     os.environ.setdefault("GUEST_TESTS", out[1])
 
