@@ -79,6 +79,17 @@ def splats(lines):
     return found
 
 
+def splat_report(lines, n, most=30):
+    """The report that starts at console line n: up to its end marker
+    (KASAN's and KCSAN's row of '=', "---[ end"), at most most lines."""
+    out = []
+    for line in lines[n - 1:n - 1 + most]:
+        out.append(line.rstrip())
+        if len(out) > 1 and re.search(r"^={20,}$|---\[ end ", line.strip()):
+            break
+    return out
+
+
 def kunit_parser(src):
     """The base tree's own KTAP parser (tools/testing/kunit/kunit_parser.py)."""
     d = os.path.join(src or "", "tools", "testing", "kunit")
@@ -282,6 +293,11 @@ def judge(a):
             print("%-4s %s%s" % (st.upper(), name, "  # " + note if note else ""))
     for e in errors:
         print("FAIL %s: %s" % (a.name, e))
+    # The first splat's report as the console has it (CI keeps no guest
+    # log): where it came from is in the lines after its first.
+    for n, _, _ in splats(con)[:1]:
+        for line in splat_report(con, n):
+            print("# console %s" % line)
     if a.skip_fails:
         nfail += nskip
     nfail += len(errors)

@@ -109,6 +109,13 @@ sed -i 's/qemu_status=1/qemu_status=124/' "$T/res"
 expect_fail judge-timeout 'timed out after 30s' $R judge --name t --console "$T/con" --results "$T/res"
 cat "$TOP/tests/data/splat-kasan.log" >>"$T/con"
 expect_fail judge-splat 'splat .*BUG: KASAN' $R judge --name t --console "$T/con" --results "$T/res"
+# The report's lines follow (CI keeps no guest log): the task and where.
+if $R judge --name t --console "$T/con" --results "$T/res" 2>&1 |
+	grep -qx '# console Read of size 2 at addr ffff888004a3c00c by task swapoff/91'; then
+	ok judge-splat-report
+else
+	notok judge-splat-report "no report lines after the splat's FAIL"
+fi
 
 # The expected clocksource follows the architecture (arm64: arch_sys_counter).
 cp "$TOP/tests/data/clean.log" "$T/con2"
