@@ -87,7 +87,7 @@ STAGES = [
     stage("guest-4cpu", "device selection with 4 vCPUs on 2 host cores (function, not timing)",
           STAGE + " guest-4cpu", DEBUG, full=True, seconds=760, inputs=kernel_side()),
     stage("user-machine", "the kselftests beside the machine's own swap, stopped half way and run again",
-          STAGE + " user-machine", DEBUG, full=True, seconds=2400, inputs=kernel_side()),
+          STAGE + " user-machine", DEBUG, full=True, seconds=3600, inputs=kernel_side()),
     stage("errno", "swapon/swapoff errors on bad input: the base kernel side by side",
           STAGE + " errno", DEBUG + ["base-plain"], full=True, seconds=200, inputs=kernel_side()),
     stage("stress", "a bounded stress run on the debug kernel",
