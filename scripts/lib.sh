@@ -28,14 +28,14 @@ SERIES_SELFTESTS="swapoff swap_devices"
 # guest/tests/check-swap_devices, and both run as a user other than root
 # (guest/tests/user-skips); make check-full's guest runs SERIES_TESTS as
 # well.
-CHECK_TESTS=sanity,swapoff,check-swap_devices,user-skips
+: "${CHECK_TESTS:=sanity,swapoff,check-swap_devices,user-skips}"
 # The kselftests on a machine like a user's (make check-full): beside swap
 # and zram of its own, and stopped by ^C, SIGTERM and SIGKILL half way,
 # then run again; and the KUnit suites run again through debugfs beside
 # the machine's own swap and hibernation device lookups (kunit-live); and
 # the mm selftests installed as a user installs them and run through
 # run_kselftest.sh (user-install).
-USER_TESTS=user-own-swap,user-interrupt,kunit-live,user-install
+: "${USER_TESTS:=user-own-swap,user-interrupt,kunit-live,user-install}"
 # The swapoff kselftest's sizes in a guest under TCG (boot.sh): those the
 # guest stages were timed with; its defaults are for a VM under KVM.
 TCG_SWAPOFF_SIZES="SWAPOFF_ZRAM_DISK_MB=4096 SWAPOFF_ZRAM_FILLS_MB=16,64,256"

@@ -194,6 +194,15 @@ undeclared=$(cat "$TOP"/scripts/*.sh "$TOP"/scripts/*/*.sh "$TOP"/guest/tests/* 
 	grep -vxF "$declared" | tr '\n' ' ')
 expect_eq stages-parameters-declared "${undeclared:-none}" none
 
+# A parameter given in the environment is the value lib.sh keeps: none is
+# set over by a default (USER_TESTS and CHECK_TESTS were).
+over=
+for v in $(sed -n '/^# internal/q; /^#/d; p' "$TOP/config/params"); do
+	got=$(env "$v=given-x" sh -c '. "$TOP/scripts/lib.sh" >/dev/null 2>&1; eval printf %s "\"\${$1-}\""' sh "$v")
+	[ "$got" = given-x ] || over="$over $v"
+done
+expect_eq stages-parameters-kept "${over:-none}" none
+
 # Each stage's inputs hold its command's script and every file that script
 # names under $TOP: an edit there runs the stage again.
 missing=$(cd "$TOP" && python3 - <<'EOP'
