@@ -265,7 +265,8 @@ def judge(a):
     status = facts.get("qemu_status")
     if status in (124, 137):
         errors.append("guest timed out after %ss (hang)" % facts.get("elapsed"))
-    for n, line, _ in splats(con)[:1]:
+    first_splat = splats(con)[:1]
+    for n, line, _ in first_splat:
         errors.append("kernel splat at console line %d: %s" % (n, line))
     done = any(re.match(r"^(?:#\s*)?SWAPQ-DONE\s*$", l) for l in res)
     if not done and status not in (124, 137):
@@ -295,7 +296,7 @@ def judge(a):
         print("FAIL %s: %s" % (a.name, e))
     # The first splat's report as the console has it (CI keeps no guest
     # log): where it came from is in the lines after its first.
-    for n, _, _ in splats(con)[:1]:
+    for n, _, _ in first_splat:
         for line in splat_report(con, n):
             print("# console %s" % line)
     if a.skip_fails:
