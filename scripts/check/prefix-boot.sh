@@ -3,10 +3,11 @@
 # patch N of series/ (after the prerequisites), the debug kernel (KASAN,
 # lockdep, DEBUG_VM) of base + prerequisites + patches 1..N boots and runs
 # the KUnit suites and kselftests that prefix contains; the suites must
-# pass, not skip.  The series puts its tests first (TESTS_FIRST=3: the
-# cluster KUnit suite, the swapoff and the swap_devices kselftests), so
-# the first prefixes show what the base does before any allocator patch
-# changes it.
+# pass, not skip.  The series puts its tests first (TESTS_FIRST=4: after
+# TESTS_PREP=1 patch they need, which keeps the hibernation lookups off
+# KUnit's devices, the cluster KUnit suite, the swapoff and the
+# swap_devices kselftests), so the first prefixes show what the base does
+# before any allocator patch changes it.
 # The kselftests run whole up to prefix TESTS_FIRST (base + tests: they
 # pass before any allocator patch); the later prefixes run the quick cases
 # of guest/tests/quick-* (data kept, spread, swapoff under load, bad
@@ -21,7 +22,8 @@
 #   PREFIX_TIMEOUT  the guest's hang guard (default: GUEST_TIMEOUT)
 set -u
 . "$(dirname "$0")/../lib.sh"
-: "${TESTS_FIRST:=3}"
+: "${TESTS_FIRST:=4}"
+: "${TESTS_PREP:=1}"
 : "${FULL_PREFIXES:=$(seq 1 "$TESTS_FIRST")}"
 : "${PREFIX_TIMEOUT:=$GUEST_TIMEOUT}"
 pass=0 fail=0
@@ -33,12 +35,13 @@ total=$(git -C "$work" rev-list --count "$from..HEAD")
 [ "$total" -gt 0 ] || die "the series has no patches"
 : "${PREFIXES:=$(seq 1 "$total")}"
 
-# The tests come first: the first TESTS_FIRST patches add tests only.
+# The tests come first: after the TESTS_PREP patches they need, the
+# patches up to TESTS_FIRST add tests only.
 sha=$(series_commit "$work" "$TESTS_FIRST")
 [ -n "$sha" ] || die "the series has no patch $TESTS_FIRST"
-subjects=$(git -C "$work" log --format=%s "$from..$sha")
-printf '%s\n' "$subjects" | grep -vqiE 'kunit|selftests'
-result tests-first-order $((1 - $?)) "the first $TESTS_FIRST patches are not all tests: $(printf '%s' "$subjects" | tr '\n' ';')"
+subjects=$(git -C "$work" log --reverse --format=%s "$from..$sha" | tail -n +$((TESTS_PREP + 1)))
+[ -n "$subjects" ] && ! printf '%s\n' "$subjects" | grep -vqiE 'kunit|selftests'
+result tests-first-order $? "patches $((TESTS_PREP + 1)) to $TESTS_FIRST are not all tests: $(printf '%s' "$subjects" | tr '\n' ';')"
 
 # in_tree SHA PATH PATTERN: the file at SHA has PATTERN.
 in_tree() {
