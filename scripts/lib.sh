@@ -226,8 +226,15 @@ qemu_boot() {
 	esac
 	[ -z "$_cpu" ] || set -- -cpu "$_cpu" "$@"
 	rm -f "$_l.console.log" "$_l.results.log"
+	# --foreground: timeout(1) would otherwise put itself and QEMU in a
+	# process group of their own, which a ^C at the terminal never
+	# reaches: the guest would run on, up to its timeout, after the run
+	# that booted it was stopped.  (busybox's timeout has no such option
+	# and no group of its own either.)
+	_fg=--foreground
+	timeout --foreground 1 true 2>/dev/null || _fg=
 	# shellcheck disable=SC2086 # QEMU_EXTRA and arch_qemu_args are lists of arguments
-	timeout -k 10 "$_to" "$arch_qemu" -accel "$_acc" $arch_qemu_args "$@" ${QEMU_EXTRA:-} \
+	timeout $_fg -k 10 "$_to" "$arch_qemu" -accel "$_acc" $arch_qemu_args "$@" ${QEMU_EXTRA:-} \
 		-smp "$SMP" -m "$MEM" -kernel "$_k" -initrd "$_i" -nographic -no-reboot -monitor none \
 		-append "console=$arch_console panic=-1 $arch_append loglevel=7 hung_task_timeout_secs=20 swapq.tests=$_tests ${APPEND:-}" \
 		</dev/null >"$_l.qemu.log" 2>&1

@@ -57,3 +57,39 @@ if make -s -C "$T/mk" help 2>&1 | grep -q 'TESTS (sanity,vmtests-swap) SELFTESTS
 else
 	notok make-defaults-as-the-shell-reads-them "$(make -s -C "$T/mk" help 2>&1 | grep 'TESTS (')"
 fi
+
+# A ^C at the terminal stops the guest: QEMU stays in the process group
+# of the run that booted it (timeout(1) would otherwise give it one of its
+# own, which the ^C never reaches, and the guest would run on for hours).
+cat >"$T/qemu" <<'EOQ'
+#!/bin/sh
+echo "$$" >"$QEMU_PID"
+exec sleep 304
+EOQ
+chmod +x "$T/qemu"
+# A process group of its own with ^C's default action, as a terminal's
+# job has (a job started with & here would ignore SIGINT).
+QEMU_PID=$T/qemu.pid python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.setsid()
+os.execvp("sh", sys.argv[1:])' sh -c 'echo $$ >"$1/group"; . "$2/scripts/lib.sh"
+	arch_qemu=$1/qemu arch_results=serial arch_console=ttyS0 arch_append= arch_qemu_args=
+	SMP=1 MEM=64M qemu_boot "$1/guest" 600 tcg "" k i sanity' sh "$T" "$TOP" &
+i=0
+while [ ! -s "$T/qemu.pid" ] && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill -INT "-$(cat "$T/group")"
+# running PID: PID is there and not a zombie (a container's init may
+# not reap what it inherits).
+running() {
+	_s=$(ps -o stat= -p "$1" 2>/dev/null)
+	[ -n "$_s" ] && [ "${_s#Z}" = "$_s" ]
+}
+i=0
+while running "$(cat "$T/qemu.pid")" && [ "$i" -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+if running "$(cat "$T/qemu.pid")"; then
+	notok boot-interrupt-stops-guest "QEMU runs on after a ^C to the run's process group"
+	kill "$(cat "$T/qemu.pid")"
+else
+	ok boot-interrupt-stops-guest
+fi
+wait

@@ -145,6 +145,24 @@ sed -i "s/seconds=1)/seconds=1, inputs=kernel_side())/" "$T/ke.py"
 drive ke >/dev/null
 expect_eq stages-work-not-exported "$(cat "$T/work-env" 2>/dev/null)" unset
 
+# Stopped by SIGTERM (as by a ^C, or a CI's timeout), the driver stops the
+# stage under way and all it runs, a timeout(1) in a process group of its
+# own included, and prints what it counted.
+fake linger 'result l 0; timeout 300 sleep 301 & sh -c "sleep 302" &
+echo up >"'"$T"'/linger"; wait'
+table linger pass linger
+: >"$T/linger"
+env BUILD="$r/build" python3 "$r/scripts/check/check.py" --table "$T/linger.py" >"$T/out" 2>&1 &
+drv=$!
+i=0
+while [ ! -s "$T/linger" ] && [ "$i" -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+kill -TERM "$drv"
+wait "$drv"
+rc=$?
+left=$(ps -eo args | grep -cE '^sleep 30[12]$')
+expect_eq stages-stop-leaves-nothing "$rc $left $(tail -n1 "$T/out")" "130 0 2 passed, 1 failed"
+ps -eo pid=,args= | awk '$2 == "sleep" && ($3 == 301 || $3 == 302) { print $1 }' | xargs -r kill
+
 # A passing closing line is not a pass: a stage that exits non-zero with
 # no failure in its results fails; one whose results are an empty plan, or
 # missing, fails.

@@ -145,11 +145,76 @@ def read_results(path):
     return passed, len(failures), skipped, complete, failures
 
 
+def stop(signum, frame):
+    """SIGTERM or SIGHUP: stop as ^C does."""
+    raise KeyboardInterrupt
+
+
+def descendants(pid):
+    """The processes under PID, read from /proc."""
+    kids = {}
+    for d in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/stat" % d) as f:
+                st = f.read()
+            # The parent is the second field after the command's ")".
+            kids.setdefault(int(st[st.rindex(")") + 2:].split()[1]), []).append(int(d))
+        except (OSError, ValueError, IndexError):
+            continue
+    out, todo = [], [pid]
+    while todo:
+        for c in kids.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+def alive(pid):
+    """Whether PID runs (a zombie does not)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in "ZX"
+    except (OSError, IndexError):
+        return False
+
+
+def stop_tree(p):
+    """Stop the process P and every process under it, whatever process
+    group each is in (timeout(1) makes one of its own): SIGTERM, then
+    SIGKILL to what is left ten seconds later.  A second ^C does not cut
+    this short."""
+    old = {s: signal.signal(s, signal.SIG_IGN)
+           for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    procs = set()
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        if p.poll() is None:
+            procs |= set(descendants(p.pid)) | {p.pid}
+        procs = {q for q in procs if alive(q)}
+        if not procs:
+            break
+        for pid in procs:
+            try:
+                os.kill(pid, sig)
+            except OSError:
+                pass
+        deadline = time.time() + 10
+        while time.time() < deadline and (p.poll() is None or any(alive(q) for q in procs)):
+            time.sleep(0.1)
+    p.wait()
+    for s, h in old.items():
+        signal.signal(s, h)
+
+
+def start(cmd, env, stdout):
+    """Start CMD from the top; its output to STDOUT (PIPE: with its errors)."""
+    return subprocess.Popen(cmd, cwd=TOP, env=env, stdout=stdout,
+                            stderr=subprocess.STDOUT if stdout == subprocess.PIPE else None)
+
+
 def run_command(st, env, log):
     """Run a stage's command, its output to LOG and to ours; its status."""
     with open(log, "w") as out:
-        p = subprocess.Popen(st.command, cwd=TOP, env=env, stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT)
+        p = start(st.command, env, subprocess.PIPE)
         try:
             for raw in p.stdout:
                 line = raw.decode(errors="replace")
@@ -159,8 +224,7 @@ def run_command(st, env, log):
                 sys.stdout.flush()
             return p.wait()
         except KeyboardInterrupt:
-            p.send_signal(signal.SIGINT)
-            p.wait()
+            stop_tree(p)
             raise
 
 
@@ -170,9 +234,12 @@ def build_kernel(spec, built):
         variant, flavor = spec.split("-", 1)
         say("test kernel %s (%s)" % (flavor, variant))
         env = dict(os.environ, VARIANT=variant, FLAVOR=flavor)
-        r = subprocess.run([os.path.join(TOP, "scripts/kernel/kernel.sh")], cwd=TOP, env=env,
-                           stdout=subprocess.DEVNULL)
-        built[spec] = r.returncode == 0
+        p = start([os.path.join(TOP, "scripts/kernel/kernel.sh")], env, subprocess.DEVNULL)
+        try:
+            built[spec] = p.wait() == 0
+        except KeyboardInterrupt:
+            stop_tree(p)
+            raise
         if not built[spec]:
             say("the %s %s kernel did not build (see build/logs/build-%s-%s-%s.log)" % (
                 variant, flavor, os.environ["ARCH"], variant, flavor))
@@ -274,6 +341,10 @@ def main():
     ap.add_argument("--record", action="store_true",
                     help="copy this tree's finished stages to records/check/")
     a = ap.parse_args()
+    # Stopped by SIGTERM or SIGHUP as by ^C: the stage under way and all
+    # it runs stop, and the counts so far are printed.
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGHUP, stop)
     table = load_table(a.table)
     defaults()
     build = os.environ.get("BUILD") or os.path.join(TOP, "build")
