@@ -78,6 +78,18 @@ case $got in
 esac
 expect_eq swapoff-report-targets "$(echo "$got" | grep -o 'target: [a-z]* 4 GiB.*: [a-zA-Z ]*$' | tr '\n' '|')" \
 	"target: prereq 4 GiB / prereq limit = 1.50 [1.49..1.50] (want <= 1.05): NOT met|target: patched 4 GiB / patched limit = 1.02 [1.00..1.05] (want <= 1.05): met|"
+# STEPS: the series' prefixes booted in the same rounds, each set against
+# the kernel before it (a patch alone: step5/step4).
+python3 -c 'print("# warmup=1 icount kernels=base prereq step4 step5 patched fills=16,16,4096 keep=16 disk=65536")
+print("kernel,rep,kind,fill_mb,keep_mb,swapcache_kb,ms,cpus,clocksource")
+for r in range(1, 5):
+    for k, l in (("base", 40), ("prereq", 30), ("step4", 25), ("step5", 20), ("patched", 20)):
+        print("%s,%d,fill,16,16,16300,%s,2,tsc" % (k, r, l + r / 10))
+        print("%s,%d,fill,4096,16,16300,%s,2,tsc" % (k, r, 2 * l + r / 10))' >"$T/so-steps.csv"
+got=$(python3 bench.py report --csv "$T/so-steps.csv" --icount)
+expect_eq swapoff-report-steps "$(echo "$got" | sed -n '/^each step/,$p' | sed -n '2p;3p' | tr -s ' ' | sed 's/ $//')" \
+	"filled step4/prereq step5/step4 patched/step5
+16 MiB (limit) 0.83 [0.83..0.84] 0.80 [0.80..0.80] 1.00 [1.00..1.00]"
 # Two runs, one per device size: the limit rows resampled apart; an
 # interval that holds the bound decides nothing.
 expect_eq swapoff-sizes "$(python3 bench.py sizes --small "$T/so-64g.csv" --large "$T/so-1t.csv" |

@@ -10,7 +10,11 @@
 # base; ...).  The prereq kernel is the base with only the prerequisites
 # (prereqs/) applied, so that the series is measured against the code it
 # changes; PREREQ=0 leaves it out (it is left out anyway when the tree has
-# no prerequisites of ours).
+# no prerequisites of ours).  STEPS names patch numbers of series/ (after
+# prereqs/) whose prefix is booted too, in the same rounds, between the
+# prerequisites and the whole series; the report then sets each against
+# the kernel before it, so STEPS="4 5" measures patch 5 alone.  None by
+# default.
 # Results go to build/bench/swapoff.csv; a rerun resumes where it stopped
 # (FRESH=1 starts over).  The report: scripts/bench.py.
 #
@@ -43,11 +47,14 @@ set -eu
 : "${TAG:=}"
 : "${PREREQ:=1}"
 : "${APPEND:=}"
+: "${STEPS:=}"
 case $TAG in *[!a-z0-9-]*) die "TAG must be lower-case letters, digits and dashes" ;; esac
 # The guest's fills: the warm-up, the limit row, then FILLS_MB.
 fills=$KEEP_MB,$KEEP_MB,$FILLS_MB
 export MEM SMP
-kind=swapoff${PROFILE:+-profile}${ICOUNT:+-icount}${TAG:+-$TAG}
+# shellcheck disable=SC2086 # one word per patch number
+steps=$(echo $STEPS | tr ' ' '-')
+kind=swapoff${PROFILE:+-profile}${ICOUNT:+-icount}${steps:+-steps$steps}${TAG:+-$TAG}
 bench_start "$kind"
 flavor=plain
 [ -n "$PROFILE" ] && flavor=profile
@@ -57,12 +64,19 @@ both_kernels "$flavor"
 work_tree || die "no work tree"
 src=$WORK
 [ -r "$kb" ] && [ -r "$kp" ] || die "kernel build failed"
-kernels="base patched"
+kernels=base
 if [ "$PREREQ" = 1 ] && pre=$(git -C "$src" rev-parse -q --verify refs/swapq/prereqs); then
 	prefix_kernel "$src" "$pre" prereq "$flavor" ||
 		die "the kernel of the base with the prerequisites alone did not build"
-	kernels="base prereq patched"
+	kernels="$kernels prereq"
 fi
+for n in $STEPS; do
+	sha=$(series_commit "$src" "$n")
+	[ -n "$sha" ] || die "the series has no patch $n"
+	prefix_kernel "$src" "$sha" "step$n" "$flavor" || die "the kernel at patch $n did not build"
+	kernels="$kernels step$n"
+done
+kernels="$kernels patched"
 
 # The guest side: the series' own kselftest, driven with bench sizes.
 # Each kind stages its own guest files: runs of other kinds (TAG) may go on

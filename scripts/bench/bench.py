@@ -169,7 +169,8 @@ def svg(path, fills, data, keep, icount=False, accel="tcg"):
         out.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>' % (px(x), H - B + 18, size(f)))
     out.append('<text x="%d" y="%d" text-anchor="middle">ever filled</text>' % ((L + W - R) / 2, H - 8))
     colors = {"base": "#c0392b", "prereq": "#7d8c2f", "patched": "#2471a3"}
-    for n, k in enumerate(k for k in KERNELS if k in data):
+    for n, k in enumerate(in_order(data)):
+        colors.setdefault(k, "#%02x%02x%02x" % ((150 - 20 * n % 120,) * 3))
         pts = [(px(x), py(stat(data[k][f])[0])) for f, x in zip(fills, xs) if data[k].get(f)]
         if not pts:
             continue
@@ -187,8 +188,17 @@ def svg(path, fills, data, keep, icount=False, accel="tcg"):
         f.write("\n".join(out) + "\n")
 
 
-# The kernels a swapoff run may boot, in the order of their columns.
+# The kernels a swapoff run may boot, in the order of their columns: the
+# series' prefixes (stepN: up to patch N, STEPS) between the
+# prerequisites and the whole series.
 KERNELS = ("base", "prereq", "patched")
+
+
+def in_order(names):
+    """The kernels among names, in column order."""
+    steps = sorted((n for n in names if re.fullmatch(r"step\d+", n)), key=lambda n: int(n[4:]))
+    return [k for k in ("base", "prereq") if k in names] + steps + \
+        (["patched"] if "patched" in names else [])
 
 
 def fmt_ratio(ci, base, other):
@@ -232,7 +242,7 @@ def report(a):
                        % (k, r["rep"], r["fill_mb"], r["swapcache_kb"], r["keep_mb"]))
         if r["clocksource"] != a.clocksource:
             bad.append("%s rep %s: clocksource %s" % (k, r["rep"], r["clocksource"]))
-    kernels = [k for k in KERNELS if k in byrep]
+    kernels = in_order(byrep)
     if "base" not in kernels or "patched" not in kernels:
         print("%s: no base or no patched run" % a.csv)
         return 1
@@ -262,6 +272,20 @@ def report(a):
         mb = next((r["fill_mb"] for r in rows if r["kind"] == "ordinary"), "?")
         line("ordinary %s" % size(mb), "ordinary",
              [list(byrep[k].get("ordinary", {}).values()) for k in kernels])
+    steps = [k for k in kernels if k.startswith("step")]
+    if steps:
+        # A patch alone: each prefix against the kernel before it.
+        pairs = [(kernels[kernels.index(k) - 1], k) for k in steps + ["patched"]]
+        print()
+        print("each step against the kernel before it, [95% interval]:")
+        print("%-16s %s" % ("filled", "  ".join("%-21s" % ("%s/%s" % (k, b)) for b, k in pairs)))
+        rows_ = [(size(f) + (" (limit)" if int(f) == a.keep else ""), f) for f in fills]
+        if any("ordinary" in byrep[k] for k in kernels):
+            rows_.append(("ordinary", "ordinary"))
+        for lab, row in rows_:
+            print("%-16s %s" % (lab, "  ".join("%-21s" % ratio_cell(byrep[b].get(row, {}),
+                                                                     byrep[k].get(row, {}))
+                                               for b, k in pairs)))
     if a.svg:
         svg(a.svg, fills, data, a.keep, a.icount, accel_of(a.csv))
 
