@@ -8,7 +8,8 @@
 unset RESUME RESULTS RESULTS_PID STAGE_KEY STAGE_DONE RECORDS
 r=$T/repo
 mkdir -p "$r/scripts/check" "$r/config" "$r/records" "$T/s"
-cp "$TOP/scripts/check/check.py" "$TOP/scripts/check/stages.py" "$r/scripts/check/"
+cp "$TOP/scripts/check/check.py" "$TOP/scripts/check/stages.py" "$TOP/scripts/check/procs.py" \
+	"$r/scripts/check/"
 cp "$TOP/scripts/lib.sh" "$r/scripts/"
 cp "$TOP/config/params" "$r/config/"
 echo /build/ >"$r/.gitignore"
@@ -145,23 +146,43 @@ sed -i "s/seconds=1)/seconds=1, inputs=kernel_side())/" "$T/ke.py"
 drive ke >/dev/null
 expect_eq stages-work-not-exported "$(cat "$T/work-env" 2>/dev/null)" unset
 
-# Stopped by SIGTERM (as by a ^C, or a CI's timeout), the driver stops the
-# stage under way and all it runs, a timeout(1) in a process group of its
-# own included, and prints what it counted.
+# stopped TABLE SIGNAL KILL-ARGUMENT SLEEPS: run the driver on TABLE in a
+# session of its own, with ^C's default action (as a terminal's job; a job
+# started with & here would ignore SIGINT), until its stage has written
+# $T/up; send it SIGNAL (to "pid" or to its "group"); print its status,
+# how many of the sleeps SLEEPS (an awk pattern of their seconds) are
+# left, and its closing line; then end those left.
+stopped() {
+	: >"$T/up"
+	python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.setsid()
+os.execvp(sys.argv[1], sys.argv[1:])' env BUILD="$r/build" python3 "$r/scripts/check/check.py" \
+		--table "$T/$1.py" >"$T/out" 2>&1 &
+	_drv=$!
+	_i=0
+	while [ ! -s "$T/up" ] && [ "$_i" -lt 300 ]; do sleep 0.1; _i=$((_i + 1)); done
+	if [ "$3" = group ]; then kill "-$2" "-$_drv"; else kill "-$2" "$_drv"; fi
+	wait "$_drv"
+	_rc=$?
+	_left=$(ps -eo pid=,args= | awk -v s="^($4)\$" '$2 == "sleep" && $3 ~ s { print $1 }')
+	echo "$_rc $(echo $_left | wc -w) $(tail -n1 "$T/out")"
+	echo $_left | xargs -r kill
+}
+# Stopped by SIGTERM (as by a CI's timeout), the driver stops the stage
+# under way and all it runs, a timeout(1) in a process group of its own
+# included, and prints what it counted.
 fake linger 'result l 0; timeout 300 sleep 301 & sh -c "sleep 302" &
-echo up >"'"$T"'/linger"; wait'
+echo up >"'"$T"'/up"; wait'
 table linger pass linger
-: >"$T/linger"
-env BUILD="$r/build" python3 "$r/scripts/check/check.py" --table "$T/linger.py" >"$T/out" 2>&1 &
-drv=$!
-i=0
-while [ ! -s "$T/linger" ] && [ "$i" -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
-kill -TERM "$drv"
-wait "$drv"
-rc=$?
-left=$(ps -eo args | grep -cE '^sleep 30[12]$')
-expect_eq stages-stop-leaves-nothing "$rc $left $(tail -n1 "$T/out")" "130 0 2 passed, 1 failed"
-ps -eo pid=,args= | awk '$2 == "sleep" && ($3 == 301 || $3 == 302) { print $1 }' | xargs -r kill
+expect_eq stages-stop-leaves-nothing "$(stopped linger TERM pid '301|302')" "130 0 2 passed, 1 failed"
+# A ^C at the terminal: the whole process group gets SIGINT, the stage's
+# shell dies of it at once, and a job it started in the background, which
+# ignores SIGINT as such jobs do, is left without its parent: the driver
+# still stops it.
+fake orphan 'result o 0; sleep 303 & echo up >"'"$T"'/up"; wait'
+table orphan pass orphan
+expect_eq stages-interrupt-leaves-nothing "$(stopped orphan INT group 303)" "130 0 2 passed, 1 failed"
 
 # A passing closing line is not a pass: a stage that exits non-zero with
 # no failure in its results fails; one whose results are an empty plan, or

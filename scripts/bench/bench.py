@@ -188,14 +188,10 @@ def svg(path, fills, data, keep, icount=False, accel="tcg"):
         f.write("\n".join(out) + "\n")
 
 
-# The kernels a swapoff run may boot, in the order of their columns: the
-# series' prefixes (stepN: up to patch N, STEPS) between the
-# prerequisites and the whole series.
-KERNELS = ("base", "prereq", "patched")
-
-
 def in_order(names):
-    """The kernels among names, in column order."""
+    """The kernels among names, in the order of their columns: base, the
+    prerequisites alone, the series' prefixes (stepN: up to patch N,
+    bench-swapoff.sh's STEPS), the whole series."""
     steps = sorted((n for n in names if re.fullmatch(r"step\d+", n)), key=lambda n: int(n[4:]))
     return [k for k in ("base", "prereq") if k in names] + steps + \
         (["patched"] if "patched" in names else [])
@@ -351,7 +347,7 @@ def sizes(a):
     print("swapoff, the limit row (%s ever filled): %s device against %s, %s; "
           "ms, median [min..max]" % (size(a.keep), size(dl), size(ds), tcg(a.icount, accel_of(a.large))))
     print("%-10s %-25s%-25s%s" % ("kernel", size(ds), size(dl), "%s/%s [95%% interval]" % (size(dl), size(ds))))
-    for k in KERNELS:
+    for k in in_order(set(small) | set(large)):
         if k in small and k in large:
             ci = ratio_ci_unpaired(small[k], large[k])
             print("%-10s %s %s %s: %s" % (k, cell(small[k]), cell(large[k]),
@@ -421,7 +417,7 @@ def phases_report(a):
         data.setdefault((r["fill_mb"], r["part"]), {}).setdefault(r["kernel"], []).append(
             float(r["ms"]))
     fills = sorted({f for f, _ in data}, key=int)
-    kernels = [k for k in KERNELS if any(k in v for v in data.values())]
+    kernels = in_order({k for v in data.values() for k in v})
     print("swapoff by part, %s, %d vCPU, %s zram device, function graph tracer"
           " (slows every call):" % (tcg(a.icount, accel_of(a.csv)), a.smp, size(a.disk)))
     print("ms, median over the boots; parts below 0.1 ms in every kernel left out")

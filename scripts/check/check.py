@@ -35,6 +35,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import procs  # noqa: E402
 import stages as table_of  # noqa: E402  (main() has its own "stages")
 from stages import in_inputs  # noqa: E402
 
@@ -145,87 +146,10 @@ def read_results(path):
     return passed, len(failures), skipped, complete, failures
 
 
-def stop(signum, frame):
-    """SIGTERM or SIGHUP: stop as ^C does."""
-    raise KeyboardInterrupt
-
-
-def descendants(pid):
-    """The processes under PID, read from /proc."""
-    kids = {}
-    for d in os.listdir("/proc"):
-        try:
-            with open("/proc/%s/stat" % d) as f:
-                st = f.read()
-            # The parent is the second field after the command's ")".
-            kids.setdefault(int(st[st.rindex(")") + 2:].split()[1]), []).append(int(d))
-        except (OSError, ValueError, IndexError):
-            continue
-    out, todo = [], [pid]
-    while todo:
-        for c in kids.get(todo.pop(), []):
-            out.append(c)
-            todo.append(c)
-    return out
-
-
-def alive(pid):
-    """Whether PID runs (a zombie does not)."""
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            return f.read().rsplit(")", 1)[1].split()[0] not in "ZX"
-    except (OSError, IndexError):
-        return False
-
-
-def stop_tree(p):
-    """Stop the process P and every process under it, whatever process
-    group each is in (timeout(1) makes one of its own): SIGTERM, then
-    SIGKILL to what is left ten seconds later.  A second ^C does not cut
-    this short."""
-    old = {s: signal.signal(s, signal.SIG_IGN)
-           for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
-    procs = set()
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        if p.poll() is None:
-            procs |= set(descendants(p.pid)) | {p.pid}
-        procs = {q for q in procs if alive(q)}
-        if not procs:
-            break
-        for pid in procs:
-            try:
-                os.kill(pid, sig)
-            except OSError:
-                pass
-        deadline = time.time() + 10
-        while time.time() < deadline and (p.poll() is None or any(alive(q) for q in procs)):
-            time.sleep(0.1)
-    p.wait()
-    for s, h in old.items():
-        signal.signal(s, h)
-
-
-def start(cmd, env, stdout):
-    """Start CMD from the top; its output to STDOUT (PIPE: with its errors)."""
-    return subprocess.Popen(cmd, cwd=TOP, env=env, stdout=stdout,
-                            stderr=subprocess.STDOUT if stdout == subprocess.PIPE else None)
-
-
 def run_command(st, env, log):
     """Run a stage's command, its output to LOG and to ours; its status."""
     with open(log, "w") as out:
-        p = start(st.command, env, subprocess.PIPE)
-        try:
-            for raw in p.stdout:
-                line = raw.decode(errors="replace")
-                out.write(line)
-                out.flush()
-                sys.stdout.write(line)
-                sys.stdout.flush()
-            return p.wait()
-        except KeyboardInterrupt:
-            stop_tree(p)
-            raise
+        return procs.run(st.command, TOP, env, out)
 
 
 def build_kernel(spec, built):
@@ -234,12 +158,7 @@ def build_kernel(spec, built):
         variant, flavor = spec.split("-", 1)
         say("test kernel %s (%s)" % (flavor, variant))
         env = dict(os.environ, VARIANT=variant, FLAVOR=flavor)
-        p = start([os.path.join(TOP, "scripts/kernel/kernel.sh")], env, subprocess.DEVNULL)
-        try:
-            built[spec] = p.wait() == 0
-        except KeyboardInterrupt:
-            stop_tree(p)
-            raise
+        built[spec] = procs.run([os.path.join(TOP, "scripts/kernel/kernel.sh")], TOP, env) == 0
         if not built[spec]:
             say("the %s %s kernel did not build (see build/logs/build-%s-%s-%s.log)" % (
                 variant, flavor, os.environ["ARCH"], variant, flavor))
@@ -342,9 +261,11 @@ def main():
                     help="copy this tree's finished stages to records/check/")
     a = ap.parse_args()
     # Stopped by SIGTERM or SIGHUP as by ^C: the stage under way and all
-    # it runs stop, and the counts so far are printed.
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGHUP, stop)
+    # it runs stop (scripts/check/procs.py), and the counts so far are
+    # printed.
+    signal.signal(signal.SIGTERM, procs.stop)
+    signal.signal(signal.SIGHUP, procs.stop)
+    procs.become_subreaper()
     table = load_table(a.table)
     defaults()
     build = os.environ.get("BUILD") or os.path.join(TOP, "build")

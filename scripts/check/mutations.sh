@@ -50,7 +50,10 @@ work=$WORK
 restore() {
 	git -C "$work" checkout -q -- . 2>/dev/null
 }
-trap restore EXIT INT TERM
+# Stopped, put the tree back and stop (a restore alone would go on to
+# the next mutation and leave it applied when the SIGKILL comes).
+trap restore EXIT
+trap 'restore; exit 130' INT TERM HUP
 for p in "$TOP"/tests/mutations/*.patch; do
 	n=$(basename "$p" .patch)
 	# MUTATIONS="a b": only those (names without .patch).
@@ -83,7 +86,7 @@ for p in "$TOP"/tests/mutations/*.patch; do
 	result "mutation $n makes $want fail" $? "it did not (build/logs/mutant-$n.out)"
 done
 restore
-trap - EXIT INT TERM
+trap - EXIT INT TERM HUP
 VARIANT=patched FLAVOR=debug "$TOP/scripts/kernel/kernel.sh" >/dev/null ||
 	die "cannot rebuild the debug kernel after the mutations"
 results_end
