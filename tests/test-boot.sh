@@ -67,17 +67,13 @@ echo "$$" >"$QEMU_PID"
 exec sleep 304
 EOQ
 chmod +x "$T/qemu"
-# A process group of its own with ^C's default action, as a terminal's
-# job has (a job started with & here would ignore SIGINT).
-QEMU_PID=$T/qemu.pid python3 -c 'import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_DFL)
-os.setsid()
-os.execvp("sh", sys.argv[1:])' sh -c 'echo $$ >"$1/group"; . "$2/scripts/lib.sh"
+QEMU_PID=$T/qemu.pid python3 "$TOP/tests/job.py" sh -c '. "$2/scripts/lib.sh"
 	arch_qemu=$1/qemu arch_results=serial arch_console=ttyS0 arch_append= arch_qemu_args=
 	SMP=1 MEM=64M qemu_boot "$1/guest" 600 tcg "" k i sanity' sh "$T" "$TOP" &
+group=$!
 i=0
 while [ ! -s "$T/qemu.pid" ] && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-kill -INT "-$(cat "$T/group")"
+kill -INT "-$group"
 # running PID: PID is there and not a zombie (a container's init may
 # not reap what it inherits).
 running() {

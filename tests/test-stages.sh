@@ -146,18 +146,14 @@ sed -i "s/seconds=1)/seconds=1, inputs=kernel_side())/" "$T/ke.py"
 drive ke >/dev/null
 expect_eq stages-work-not-exported "$(cat "$T/work-env" 2>/dev/null)" unset
 
-# stopped TABLE SIGNAL KILL-ARGUMENT SLEEPS: run the driver on TABLE in a
-# session of its own, with ^C's default action (as a terminal's job; a job
-# started with & here would ignore SIGINT), until its stage has written
-# $T/up; send it SIGNAL (to "pid" or to its "group"); print its status,
-# how many of the sleeps SLEEPS (an awk pattern of their seconds) are
-# left, and its closing line; then end those left.
+# stopped TABLE SIGNAL KILL-ARGUMENT SLEEPS: run the driver on TABLE as a
+# terminal's job (tests/job.py) until its stage has written $T/up; send it
+# SIGNAL (to "pid" or to its "group"); print its status, how many of the
+# sleeps SLEEPS (an awk pattern of their seconds) are left, and its
+# closing line; then end those left.
 stopped() {
 	: >"$T/up"
-	python3 -c 'import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_DFL)
-os.setsid()
-os.execvp(sys.argv[1], sys.argv[1:])' env BUILD="$r/build" python3 "$r/scripts/check/check.py" \
+	python3 "$TOP/tests/job.py" env BUILD="$r/build" python3 "$r/scripts/check/check.py" \
 		--table "$T/$1.py" >"$T/out" 2>&1 &
 	_drv=$!
 	_i=0

@@ -261,13 +261,13 @@ def report(a):
         print("%-16s %s %s" % (lab, "".join(cell(c) + " " for c in cells),
                                "  ".join("%-21s" % r for r in ratios)))
 
-    for f in fills:
-        line(size(f) + (" (limit)" if int(f) == a.keep else ""), f,
-             [data[k].get(f) for k in kernels])
+    # The table's rows: its label, and its key in byrep.
+    labelled = [(size(f) + (" (limit)" if int(f) == a.keep else ""), f) for f in fills]
     if any("ordinary" in byrep[k] for k in kernels):
         mb = next((r["fill_mb"] for r in rows if r["kind"] == "ordinary"), "?")
-        line("ordinary %s" % size(mb), "ordinary",
-             [list(byrep[k].get("ordinary", {}).values()) for k in kernels])
+        labelled.append(("ordinary %s" % size(mb), "ordinary"))
+    for lab, row in labelled:
+        line(lab, row, [list(byrep[k].get(row, {}).values()) for k in kernels])
     steps = [k for k in kernels if k.startswith("step")]
     if steps:
         # A patch alone: each prefix against the kernel before it.
@@ -275,10 +275,7 @@ def report(a):
         print()
         print("each step against the kernel before it, [95% interval]:")
         print("%-16s %s" % ("filled", "  ".join("%-21s" % ("%s/%s" % (k, b)) for b, k in pairs)))
-        rows_ = [(size(f) + (" (limit)" if int(f) == a.keep else ""), f) for f in fills]
-        if any("ordinary" in byrep[k] for k in kernels):
-            rows_.append(("ordinary", "ordinary"))
-        for lab, row in rows_:
+        for lab, row in labelled:
             print("%-16s %s" % (lab, "  ".join("%-21s" % ratio_cell(byrep[b].get(row, {}),
                                                                      byrep[k].get(row, {}))
                                                for b, k in pairs)))

@@ -68,10 +68,11 @@ def running(known, table):
             if pid in table and table[pid][2] == st and table[pid][1] not in "ZX"}
 
 
-def reap(skip):
-    """Reap the zombies among our children but SKIP (the Popen's own pid,
-    which its wait() reaps): orphans we inherited as their subreaper."""
-    for pid, (ppid, state, _) in processes().items():
+def reap(skip, table):
+    """Reap the zombies among our children in TABLE (processes()) but SKIP
+    (the Popen's own pid, which its wait() reaps): orphans we inherited as
+    their subreaper."""
+    for pid, (ppid, state, _) in table.items():
         if ppid == os.getpid() and state == "Z" and pid != skip:
             try:
                 os.waitpid(pid, os.WNOHANG)
@@ -104,12 +105,13 @@ def stop_tree(p):
                     pass
             deadline = time.time() + 10
             while time.time() < deadline:
-                reap(p.pid)
-                if p.poll() is not None and not running(known, processes()):
+                table = processes()
+                reap(p.pid, table)
+                if p.poll() is not None and not running(known, table):
                     break
                 time.sleep(0.1)
         p.wait()
-        reap(p.pid)
+        reap(p.pid, processes())
     finally:
         for s, h in old.items():
             signal.signal(s, h)
@@ -136,7 +138,7 @@ def run(cmd, cwd, env, out=None):
         status = p.wait()
         if out:
             copy.join()
-        reap(None)
+        reap(None, processes())
         return status
     except KeyboardInterrupt:
         if p is not None:
