@@ -22,7 +22,7 @@ ARCH ?= $(shell TOP='$(CURDIR)' sh -c '. scripts/lib.sh && arch_native')
 export BUILD VARIANT FLAVOR KERNEL_SRC KERNEL_REF SWAPQ_CACHE SELFTESTS ARCH
 
 .PHONY: help deps base worktree export kernel boot check check-full record-stages bench bench-swapoff \
-	bench-alloc bench-lockstat bench-mthp bench-prio mbox clean
+	bench-alloc bench-lockstat bench-mthp bench-prio bench-cover mbox clean
 
 help:
 	@echo "Swap series workshop: the series in series/, the harness around it."
@@ -43,6 +43,8 @@ help:
 	@echo "                     (64 KiB mTHP swpout / swpout_fallback), bench-prio"
 	@echo "                     (priority inversion after a device has room again);"
 	@echo "                     make bench-swapoff PROFILE=1: swapoff's parts traced"
+	@echo "  make bench-cover   every run the cover letters quote, with their settings"
+	@echo "                     (PARTS=...), reports in build/bench/cover/"
 	@echo "  make worktree      work tree = base + prereqs/* + series/*/*  ($(BUILD)/work)"
 	@echo "  make export        work tree commits -> series/ (cover text kept)"
 	@echo "  make mbox          the messages to post, from your git identity, To/Cc"
@@ -141,6 +143,9 @@ bench-mthp:
 
 bench-prio:
 	@scripts/bench/bench-prio.sh
+
+bench-cover:
+	@scripts/bench/cover.sh
 
 mbox:
 	@scripts/post/mbox.sh

@@ -491,13 +491,23 @@ bench_start() {
 	t_start=$(date +%s)
 }
 
+# source_id: what the test kernels are built from, the tree of each
+# commit of the work tree and its uncommitted changes (the stages'
+# SOURCE, scripts/check/check.py): a changelog is no part of it.
+source_id() {
+	python3 "$TOP/scripts/check/check.py" --source-id
+}
+
 # bench_csv PARAMS HEADER: $csv, a benchmark's raw data, kept for a rerun
-# to resume when it was made with PARAMS, started over (a "# PARAMS" line,
-# then the CSV HEADER) when not; FRESH=1 always starts over.
+# to resume when it was made with PARAMS from the same source (source_id),
+# started over (a "# PARAMS" line, then the CSV HEADER) when not; FRESH=1
+# always starts over.
 bench_csv() {
 	# The accelerator both_kernels fixed: a run under another starts over,
-	# so that one comparison never mixes KVM and TCG timings.
-	set -- "$1 accel=${accel:?both_kernels first}" "$2"
+	# so that one comparison never mixes KVM and TCG timings; nor does a
+	# rerun mix kernels built from another series.
+	_src=$(source_id) || die "cannot read the work tree's source"
+	set -- "$1 accel=${accel:?both_kernels first} source=$_src" "$2"
 	[ "${FRESH:-}" = 1 ] && rm -f "$csv"
 	if [ -f "$csv" ] && ! grep -qxF "# $1" "$csv"; then
 		say "${csv#"$BUILD"/} was made with other parameters; starting over"

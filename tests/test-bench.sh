@@ -200,10 +200,19 @@ case "$h_kvm|$h_tcg" in
 esac
 # bench_csv: a CSV made under another accelerator is started over, so one
 # comparison never mixes KVM and TCG runs.
-csv=$T/mix.csv
-out=$(sh -c '. "$TOP/scripts/lib.sh"; csv=$1; accel=kvm; bench_csv "smp=2" kernel,rep
-	echo "base,1" >>"$csv"; accel=tcg; bench_csv "smp=2" kernel,rep 2>/dev/null; cat "$csv"' sh "$csv")
-expect_eq bench-csv-accel-starts-over "$(printf '%s' "$out" | tr '\n' ' ')" "# smp=2 accel=tcg kernel,rep"
+# Nor kernels built from another source (source_id): a rerun after the
+# series changed starts over; one from the same source resumes.
+# csv_twice ACCEL SOURCE ACCEL SOURCE: the CSV after a row and a rerun
+csv_twice() {
+	rm -f "$T/mix.csv"
+	sh -c '. "$TOP/scripts/lib.sh"; source_id() { echo "$src"; }; csv=$1
+	accel=$2 src=$3; bench_csv "smp=2" kernel,rep; echo "base,1" >>"$csv"
+	accel=$4 src=$5; bench_csv "smp=2" kernel,rep 2>/dev/null; cat "$csv"' sh "$T/mix.csv" "$@" |
+		tr '\n' ' '
+}
+expect_eq bench-csv-accel-starts-over "$(csv_twice kvm s1 tcg s1)" "# smp=2 accel=tcg source=s1 kernel,rep "
+expect_eq bench-csv-source-starts-over "$(csv_twice tcg s1 tcg s2)" "# smp=2 accel=tcg source=s2 kernel,rep "
+expect_eq bench-csv-resumes "$(csv_twice tcg s1 tcg s1)" "# smp=2 accel=tcg source=s1 kernel,rep base,1 "
 
 # bench_reps: each kernel named, REPS times, in an order that rotates from
 # one rep to the next, each image where kernel_image puts it; a rerun
@@ -246,3 +255,11 @@ got=$( (TOP=$f BUILD=$T/bb ARCH=x86_64 && . "$lib" &&
 	build_kernel patched plain FAIL=1 || echo "[$built_image]") 2>/dev/null | tr '\n' ' ')
 expect_eq build-kernel-image "$got" \
 	"x86_64-step2-debug/arch/x86/boot/bzImage arm64-patched-kunit/arch/arm64/boot/Image [] "
+
+# make bench-cover: a part it does not have is named, before anything runs.
+got=$(PARTS="c1-64g nope" sh "$TOP/scripts/bench/cover.sh" 2>&1)
+rc=$?
+case "$rc|$got" in
+[1-9]*"|"*"no part nope (parts: c1-64g "*) ok bench-cover-unknown-part ;;
+*) notok bench-cover-unknown-part "exit $rc: $got" ;;
+esac

@@ -259,7 +259,13 @@ def main():
     ap.add_argument("--table", help="another table of stages than stages.py (tests)")
     ap.add_argument("--record", action="store_true",
                     help="copy this tree's finished stages to records/check/")
+    ap.add_argument("--source-id", action="store_true",
+                    help="print what the test kernels are built from (SOURCE), and stop")
     a = ap.parse_args()
+    if a.source_id:
+        defaults()
+        print(source_id())
+        return 0
     # Stopped by SIGTERM or SIGHUP as by ^C: the stage under way and all
     # it runs stop (scripts/check/procs.py), and the counts so far are
     # printed.
