@@ -10,7 +10,8 @@
 #   PARTS="c1-64g lockstat": only those parts (default: all, in order).
 # The icount parts count instructions: the host's load does not move
 # them, and two of them may run at the same time (PARTS), once their
-# kernels are built.  c1-real and lockstat time real TCG: run them alone.
+# kernels are built.  The -real parts and lockstat time real TCG: run
+# them alone.
 set -eu
 . "$(dirname "$0")/../lib.sh"
 
@@ -18,6 +19,7 @@ set -eu
 parts='c1-64g|bench-swapoff ICOUNT=1 SMP=1 TAG=c1-64g DISK_MB=65536 FILLS_MB=1024 ORD_MB=64 ORD_DISK_MB=256 STEPS="5 6"
 c1-1t|bench-swapoff ICOUNT=1 SMP=1 TAG=c1-1t DISK_MB=1048576 MEM=10G FILLS_MB=4096 ORD_MB=256 ORD_DISK_MB=1024 STEPS="5 6"
 c1-real|bench-swapoff TAG=c1-real STEPS="5 6"
+c1-1t-real|bench-swapoff TAG=c1-1t-real DISK_MB=1048576 MEM=10G FILLS_MB=4096 ORD_MB=256 ORD_DISK_MB=1024 STEPS="5 6"
 alloc|bench-alloc ICOUNT=1 DEVS="1 4 16 max topfull"
 mthp|bench-mthp ICOUNT=1 REPS=5
 prio|bench-prio
