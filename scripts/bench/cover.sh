@@ -18,8 +18,8 @@ set -eu
 # name|make target and settings (the letters quote this text)
 parts='c1-64g|bench-swapoff ICOUNT=1 SMP=1 TAG=c1-64g DISK_MB=65536 FILLS_MB=1024 ORD_MB=64 ORD_DISK_MB=256 STEPS="5 6"
 c1-1t|bench-swapoff ICOUNT=1 SMP=1 TAG=c1-1t DISK_MB=1048576 MEM=10G FILLS_MB=4096 ORD_MB=256 ORD_DISK_MB=1024 STEPS="5 6"
-c1-real|bench-swapoff TAG=c1-real STEPS="5 6"
-c1-1t-real|bench-swapoff TAG=c1-1t-real DISK_MB=1048576 MEM=10G FILLS_MB=4096 ORD_MB=256 ORD_DISK_MB=1024 STEPS="5 6"
+c1-real|bench-swapoff TAG=c1-real
+c1-1t-real|bench-swapoff TAG=c1-1t-real DISK_MB=1048576 MEM=10G FILLS_MB=4096 ORD_MB=256 ORD_DISK_MB=1024
 alloc|bench-alloc ICOUNT=1 DEVS="1 4 16 max topfull"
 mthp|bench-mthp ICOUNT=1 REPS=5
 prio|bench-prio
