@@ -48,7 +48,7 @@ echo "$parts" | while IFS='|' read -r name cmd; do
 			eval "make -C \"\$TOP\" --no-print-directory $cmd"
 		fi
 		echo $? >"$dir/$name.rc"
-	} 2>&1 | tee "$dir/$name.log" | grep '^==>' || true
+	} 2>&1 | tee "$dir/$name.log" | awk '/^==>/ { print; fflush() }'
 	[ "$(cat "$dir/$name.rc" 2>/dev/null)" = 0 ] ||
 		die "part $name failed (log: ${dir#"$TOP"/}/$name.log)"
 	[ "$src" = "$(source_id)" ] || die "part $name: the work tree changed while it ran"
