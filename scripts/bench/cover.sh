@@ -48,7 +48,9 @@ echo "$parts" | while IFS='|' read -r name cmd; do
 			eval "make -C \"\$TOP\" --no-print-directory $cmd"
 		fi
 		echo $? >"$dir/$name.rc"
-	} 2>&1 | tee "$dir/$name.log" | awk '/^==>/ { print; fflush() }'
+	} 2>&1 | tee "$dir/$name.log" | while IFS= read -r l; do
+		case $l in "==> "*) echo "$l" ;; esac
+	done
 	[ "$(cat "$dir/$name.rc" 2>/dev/null)" = 0 ] ||
 		die "part $name failed (log: ${dir#"$TOP"/}/$name.log)"
 	[ "$src" = "$(source_id)" ] || die "part $name: the work tree changed while it ran"
