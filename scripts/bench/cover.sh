@@ -61,3 +61,13 @@ echo "$parts" | while IFS='|' read -r name cmd; do
 	} >"$dir/$name.txt"
 	say "part $name: ${dir#"$TOP"/}/$name.txt"
 done
+# The limit row by device size: the two icount swapoff parts side by side.
+small=$BUILD/bench/swapoff-icount-steps5-6-c1-64g.csv
+large=$BUILD/bench/swapoff-icount-steps5-6-c1-1t.csv
+if [ -f "$small" ] && [ -f "$large" ]; then
+	{
+		echo "# scripts/bench/bench.py sizes --icount --small ${small#"$BUILD"/} --large ${large#"$BUILD"/}"
+		python3 "$TOP/scripts/bench/bench.py" sizes --icount --small "$small" --large "$large"
+	} >"$dir/c1-sizes.txt" || die "no size report"
+	say "sizes: ${dir#"$TOP"/}/c1-sizes.txt"
+fi
