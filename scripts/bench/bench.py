@@ -27,10 +27,12 @@ from results import read_fact  # noqa: E402 (scripts/, shared with boot)
 from stats import fmt_ci, fmt_interval, ratio_ci, ratio_ci_unpaired
 
 # The swapoff kselftest's timing lines (swapoff.c): the swap cache it
-# held, then the time, each naming the device and its size.
+# held, then the time, each naming the device and its size; then the CPU
+# time of the thread that called swapoff (not in older lines).
 CACHE = re.compile(r"swap cache (-?\d+) kB before swapoff")
-FILL = re.compile(r"swapoff zram (\d+) MiB, fill (\d+) MiB, kept (\d+) MiB: ([\d.]+) ms")
-DATA = re.compile(r"swapoff zram (\d+) MiB, data (\d+) MiB \((-?\d+) kB out\): ([\d.]+) ms")
+CPU = r"(?: \(cpu ([\d.]+) ms\))?"
+FILL = re.compile(r"swapoff zram (\d+) MiB, fill (\d+) MiB, kept (\d+) MiB: ([\d.]+) ms" + CPU)
+DATA = re.compile(r"swapoff zram (\d+) MiB, data (\d+) MiB \((-?\d+) kB out\): ([\d.]+) ms" + CPU)
 
 
 def collect_matches(a, pattern, row):
@@ -88,22 +90,34 @@ def collect(a):
                     warmed = True   # the first swapoff of a boot warms up
                     continue
                 rows.append(("fill", m.group(2), m.group(3), cache if cache else "-1",
-                             m.group(4)))
+                             m.group(4), m.group(5) or ""))
                 cache = None
             m = DATA.search(line)
             if m:
                 if size_differs("ordinary device", m.group(1), a.ord_disk):
                     return 1
-                rows.append(("ordinary", m.group(2), "0", m.group(3), m.group(4)))
+                rows.append(("ordinary", m.group(2), "0", m.group(3), m.group(4),
+                             m.group(5) or ""))
     if not rows:
         print("bench.py: no swapoff timing line in %s" % a.results, file=sys.stderr)
     return emit(a, rows, facts)
 
 
-def load(path):
+# What a report times: swapoff's elapsed time, or its CPU time (--cpu).
+WHAT = {False: "time", True: "CPU time (the calling thread's: not its sleeps)"}
+
+
+def load(path, cpu=False):
+    """A CSV's rows; with cpu, each row's ms is swapoff's CPU time (its
+    cpu_ms), and a CSV without it ends the report."""
     with open(path, encoding="utf-8") as f:
-        lines = [l for l in f if not l.startswith("#")]
-    return list(csv.DictReader(lines))
+        rows = list(csv.DictReader(l for l in f if not l.startswith("#")))
+    if cpu:
+        if any(not r.get("cpu_ms") for r in rows):
+            sys.exit("%s: a row has no CPU time (a run before swapoff.c timed it)" % path)
+        for r in rows:
+            r["ms"] = r["cpu_ms"]
+    return rows
 
 
 def accel_of(path):
@@ -223,7 +237,7 @@ def verdict(ci, want):
 
 
 def report(a):
-    rows = load(a.csv)
+    rows = load(a.csv, a.cpu)
     if not rows:
         print("no results in %s" % a.csv)
         return 1
@@ -248,8 +262,8 @@ def report(a):
     fills = sorted({f for k in data for f in data[k]}, key=int)
     rounds = min(len({r["rep"] for r in rows if r["kernel"] == k}) for k in kernels)
     cpus = sorted({r["cpus"] for r in rows})
-    print("swapoff time, %s (%s vCPU), zram; ms, median [min..max] of %d interleaved rounds"
-          % (tcg(a.icount, accel_of(a.csv)), "/".join(cpus), rounds))
+    print("swapoff %s, %s (%s vCPU), zram; ms, median [min..max] of %d interleaved rounds"
+          % (WHAT[a.cpu], tcg(a.icount, accel_of(a.csv)), "/".join(cpus), rounds))
     print("%-16s %s %s" % ("filled", "".join("%-25s" % k for k in kernels),
                            "  ".join("%-21s" % ("patched/" + k) for k in others)))
     print("%-16s %s %s" % ("", " " * 25 * len(kernels),
@@ -329,7 +343,7 @@ def sizes(a):
     smaller's, the boots of the two runs resampled apart."""
     runs = []
     for path in (a.small, a.large):
-        rows = load(path)
+        rows = load(path, a.cpu)
         with open(path, encoding="utf-8") as f:
             m = re.search(r"disk=(\d+)", f.readline())
         if not rows or not m:
@@ -341,8 +355,9 @@ def sizes(a):
                 lim.setdefault(r["kernel"], []).append(float(r["ms"]))
         runs.append((int(m.group(1)), lim))
     (ds, small), (dl, large) = runs
-    print("swapoff, the limit row (%s ever filled): %s device against %s, %s; "
-          "ms, median [min..max]" % (size(a.keep), size(dl), size(ds), tcg(a.icount, accel_of(a.large))))
+    print("swapoff %s, the limit row (%s ever filled): %s device against %s, %s; "
+          "ms, median [min..max]" % (WHAT[a.cpu], size(a.keep), size(dl), size(ds),
+                                     tcg(a.icount, accel_of(a.large))))
     print("%-10s %-25s%-25s%s" % ("kernel", size(ds), size(dl), "%s/%s [95%% interval]" % (size(dl), size(ds))))
     for k in in_order(set(small) | set(large)):
         if k in small and k in large:
@@ -497,6 +512,7 @@ def main():
     r.add_argument("--svg")
     r.add_argument("--keep", type=int, default=16)
     r.add_argument("--icount", action="store_true")
+    r.add_argument("--cpu", action="store_true", help="swapoff's CPU time, not its elapsed time")
     r.add_argument("--clocksource", default="tsc",
                    help="the clocksource a sound guest of this architecture reports")
     ph = sub.add_parser("phases")
@@ -514,6 +530,7 @@ def main():
     sz.add_argument("--keep", type=int, default=16)
     sz.add_argument("--want", type=float, default=1.05)
     sz.add_argument("--icount", action="store_true")
+    sz.add_argument("--cpu", action="store_true", help="swapoff's CPU time, not its elapsed time")
     hr = sub.add_parser("hibernate-report")
     hr.add_argument("--csv", required=True)
     a = ap.parse_args()

@@ -68,6 +68,8 @@ if [ -f "$small" ] && [ -f "$large" ]; then
 	{
 		echo "# scripts/bench/bench.py sizes --icount --small ${small#"$BUILD"/} --large ${large#"$BUILD"/}"
 		python3 "$TOP/scripts/bench/bench.py" sizes --icount --small "$small" --large "$large"
+		echo
+		python3 "$TOP/scripts/bench/bench.py" sizes --icount --cpu --small "$small" --large "$large"
 	} >"$dir/c1-sizes.txt" || die "no size report"
 	say "sizes: ${dir#"$TOP"/}/c1-sizes.txt"
 fi
