@@ -27,12 +27,13 @@ from results import read_fact  # noqa: E402 (scripts/, shared with boot)
 from stats import fmt_ci, fmt_interval, ratio_ci, ratio_ci_unpaired
 
 # The swapoff kselftest's timing lines (swapoff.c): the swap cache it
-# held, then the time, each naming the device and its size; then the CPU
-# time of the thread that called swapoff (not in older lines).
+# held, then the time, each naming the device and its size, then on a line
+# of its own the CPU time of the thread that called swapoff (not there in
+# older runs).
 CACHE = re.compile(r"swap cache (-?\d+) kB before swapoff")
-CPU = r"(?: \(cpu ([\d.]+) ms\))?"
-FILL = re.compile(r"swapoff zram (\d+) MiB, fill (\d+) MiB, kept (\d+) MiB: ([\d.]+) ms" + CPU)
-DATA = re.compile(r"swapoff zram (\d+) MiB, data (\d+) MiB \((-?\d+) kB out\): ([\d.]+) ms" + CPU)
+FILL = re.compile(r"swapoff zram (\d+) MiB, fill (\d+) MiB, kept (\d+) MiB: ([\d.]+) ms")
+DATA = re.compile(r"swapoff zram (\d+) MiB, data (\d+) MiB \((-?\d+) kB out\): ([\d.]+) ms")
+CPU = re.compile(r"swapoff's CPU time: ([\d.]+) ms")
 
 
 def collect_matches(a, pattern, row):
@@ -76,9 +77,15 @@ def collect(a):
     rows = []
     warmed = False
     cache = None
+    last = None     # the row the next CPU time line goes with (not the warm-up's)
     with open(a.results, encoding="utf-8", errors="replace") as f:
         for line in f:
             read_fact(line, facts)
+            m = CPU.search(line)
+            if m:
+                if last:
+                    last[-1] = m.group(1)
+                last = None
             m = CACHE.search(line)
             if m:
                 cache = m.group(1)
@@ -86,18 +93,19 @@ def collect(a):
             if m:
                 if size_differs("device", m.group(1), a.disk):
                     return 1
+                last = None
                 if not warmed:
                     warmed = True   # the first swapoff of a boot warms up
                     continue
-                rows.append(("fill", m.group(2), m.group(3), cache if cache else "-1",
-                             m.group(4), m.group(5) or ""))
+                last = ["fill", m.group(2), m.group(3), cache if cache else "-1", m.group(4), ""]
+                rows.append(last)
                 cache = None
             m = DATA.search(line)
             if m:
                 if size_differs("ordinary device", m.group(1), a.ord_disk):
                     return 1
-                rows.append(("ordinary", m.group(2), "0", m.group(3), m.group(4),
-                             m.group(5) or ""))
+                last = ["ordinary", m.group(2), "0", m.group(3), m.group(4), ""]
+                rows.append(last)
     if not rows:
         print("bench.py: no swapoff timing line in %s" % a.results, file=sys.stderr)
     return emit(a, rows, facts)
