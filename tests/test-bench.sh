@@ -204,8 +204,8 @@ expect_eq prio-collect "$(python3 bench_prio.py collect --kernel patched --rep 1
 # The accelerator is the CSV's (bench_csv writes accel= on its params
 # line): a KVM run is reported as KVM, an older CSV without it as TCG.
 { echo "# smp=2 mem=3G accel=kvm"; cat "$T/hib.csv"; } >"$T/hib-kvm.csv"
-h_kvm=$(python3 bench.py hibernate-report --csv "$T/hib-kvm.csv" | head -n1)
-h_tcg=$(python3 bench.py hibernate-report --csv "$T/hib.csv" | head -n1)
+h_kvm=$(python3 bench.py hibernate-report --csv "$T/hib-kvm.csv" | sed -n 1p)
+h_tcg=$(python3 bench.py hibernate-report --csv "$T/hib.csv" | sed -n 1p)
 case "$h_kvm|$h_tcg" in
 "hibernation, QEMU KVM,"*"|hibernation, QEMU TCG,"*) ok report-names-accel ;;
 *) notok report-names-accel "$h_kvm / $h_tcg" ;;
