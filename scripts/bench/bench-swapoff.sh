@@ -114,13 +114,14 @@ if [ -n "$PROFILE" ]; then
 		--keep "$KEEP_MB" --smp "$SMP" --disk "$DISK_MB" ${ICOUNT:+--icount} | tee "$phases.txt"
 else
 	arch_load
-	# Elapsed time, then the CPU time of swapoff's thread (its RCU waits
-	# left out: on a small swapoff the tick they end on decides the first).
-	# shellcheck disable=SC2086 # each option, a word each
-	for m in "--svg $out/$kind.svg" --cpu; do
-		python3 "$TOP/scripts/bench/bench.py" report --csv "$csv" $m \
+	# report OPTION...: the report's tables, with OPTION
+	report() {
+		python3 "$TOP/scripts/bench/bench.py" report --csv "$csv" "$@" \
 			--keep "$KEEP_MB" --clocksource "$arch_clocksource" ${ICOUNT:+--icount}
 		echo
-	done | tee "$out/$kind.txt"
+	}
+	# Elapsed time, then the CPU time of swapoff's thread (its RCU waits
+	# left out: on a small swapoff the tick they end on decides the first).
+	{ report --svg "$out/$kind.svg" && report --cpu; } | tee "$out/$kind.txt"
 fi
 say "make bench took $(($(date +%s) - t_start)) s; results in $out"
