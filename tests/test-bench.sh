@@ -195,6 +195,12 @@ expect_eq alloc-collect-topfull "$(python3 bench_alloc.py collect --kernel base 
 for r in 1 2 3; do echo "base,$r,topfull,30,20,1,1,4/8,2,tsc"; echo "patched,$r,topfull,33,20,1,1,4/8,2,tsc"; done >>"$T/alloc.csv"
 got=$(python3 bench_alloc.py report --csv "$T/alloc.csv" | sed -n '/^elapsed_ms/{n;n;p}' | tr -s ' ' | sed 's/ *$//')
 expect_eq alloc-report-topfull "$got" " topfull 30.0 [30.0..30.0] 33.0 [33.0..33.0] 1.10 [1.10..1.10]"
+# The usage spread at the peak: per-boot medians, and patched's over
+# base's with the interval of the pairs (2.0 on base, 1.0 patched).
+for r in 1 2 3; do echo "base,$r,4,30,20,1,1,4096/8192/6144/6144,2,tsc"; echo "patched,$r,4,30,20,1,1,5120/5120/5120/5120,2,tsc"; done >>"$T/alloc.csv"
+got=$(python3 bench_alloc.py report --csv "$T/alloc.csv" | sed -n '/^peak usage/{n;n;p;n;p}' | tr -s ' ' | sed 's/ *$//')
+expect_eq alloc-report-usage-ratio "$got" "4 base 2.000 [2.000..2.000] (4.0) patched 1.000 [1.000..1.000] (0.0)
+ patched/base 0.50 [0.50..0.50]"
 # The priority inversion collector: one row per order line.
 printf '%s\n' 'SWAPQ-FACT cpus=2 clocksource=tsc' '# prio order0: low_kb=1984 high_kb=2112' \
 	'ok 1 order0 # 0 pages wrong, 4096 kB swapped' >"$T/prio.log"
@@ -206,6 +212,10 @@ expect_eq prio-collect "$(python3 bench_prio.py collect --kernel patched --rep 1
 { echo "# smp=2 mem=3G accel=kvm"; cat "$T/hib.csv"; } >"$T/hib-kvm.csv"
 h_kvm=$(python3 bench.py hibernate-report --csv "$T/hib-kvm.csv" | sed -n 1p)
 h_tcg=$(python3 bench.py hibernate-report --csv "$T/hib.csv" | sed -n 1p)
+# hibernate.sh ICOUNT=1 writes " icount" on the CSV's first line.
+{ echo "# icount accel=tcg"; cat "$T/hib.csv"; } >"$T/hib-icount.csv"
+expect_eq hibernate-report-icount "$(python3 bench.py hibernate-report --csv "$T/hib-icount.csv" | sed -n 1p)" \
+	"hibernation, QEMU TCG -icount shift=0 (guest time counts instructions), 2 vCPUs, medians over the boots; patched/base"
 case "$h_kvm|$h_tcg" in
 "hibernation, QEMU KVM,"*"|hibernation, QEMU TCG,"*) ok report-names-accel ;;
 *) notok report-names-accel "$h_kvm / $h_tcg" ;;

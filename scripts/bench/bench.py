@@ -461,7 +461,9 @@ def hibernate_report(a):
     for r in rows:
         if r.get("slot_ns") and r.get("ioctl_ns"):
             r["alloc_ns"] = float(r["slot_ns"]) - float(r["ioctl_ns"])
-    print("hibernation, %s, 2 vCPUs, medians over the boots; patched/base" % tcg(False, accel_of(a.csv)))
+    with open(a.csv, encoding="utf-8") as f:
+        icount = " icount" in f.readline()
+    print("hibernation, %s, 2 vCPUs, medians over the boots; patched/base" % tcg(icount, accel_of(a.csv)))
     print("with its 95% interval over the interleaved pairs:")
     for col, what, unit in (("write_ms", "image write (uncompressed)", "ms"),
                             ("slot_ns", "one slot (SNAPSHOT_ALLOC_SWAP_PAGE)", "ns"),

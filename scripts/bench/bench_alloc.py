@@ -11,8 +11,9 @@ takes the run-to-run noise out of the boot-to-boot comparison.
 The report gives, per device count, medians [min..max] over the reps of
 base and patched and the patched/base ratio of the medians with its
 bootstrap 95% interval over the interleaved pairs (scripts/bench/stats.py), and the
-spread of usage over the devices at the peak (most/least used, and most
-less least in MiB) beside the bound the patched kernel's per-CPU quota
+spread of usage over the devices at the peak (most/least used, its
+medians and their ratio with its interval as above, and most less least
+in MiB) beside the bound the patched kernel's per-CPU quota
 puts on it.  It fails
 (exit 1) when a run did not use swap at all or did not have the vCPUs the
 guest was given (--cpus, SMP) and the architecture's clocksource.
@@ -43,6 +44,20 @@ def gap(peak):
     """Most less least used device at the peak, in MiB."""
     used = [int(x) for x in peak.split("/") if x]
     return (max(used) - min(used)) / 1024 if used else 0.0
+
+
+def per_rep_peak(rows, kernel, devs, measure):
+    """{rep: median of measure(peak_kb) over the rep's runs}."""
+    runs = {}
+    for r in rows:
+        if r["kernel"] == kernel and r["devs"] == devs:
+            runs.setdefault(r["rep"], []).append(measure(r["peak_kb"]))
+    return {rep: statistics.median(v) for rep, v in runs.items()}
+
+
+def fmt_spread(vals):
+    vals = list(vals)
+    return "%.3f [%.3f..%.3f]" % (statistics.median(vals), min(vals), max(vals))
 
 
 def fmt(vals):
@@ -87,16 +102,20 @@ def report(a):
             print("%-8s %-7s" % ("", d) + "".join(" %-22s" % fmt(v[k]) for k in kernels) +
                   "".join(" %-19s" % fmt_ci(ratio_ci(by_rep["base"], by_rep[k]))
                           for k in others))
-    print("\npeak usage, most/least used device and most - least in MiB (medians over the reps)")
+    print("\npeak usage, most/least used device: medians [min..max] over the reps, and the\n"
+          "ratio over base's [95% interval]; in parentheses most - least in MiB (median)")
     for d in devs:
         if not d.isdigit() or int(d) < 2:
             continue
-        s = {k: [(spread(r["peak_kb"]), gap(r["peak_kb"])) for r in rows
-                 if r["kernel"] == k and r["devs"] == d] for k in kernels}
-        if all(s.values()):
-            print("%-5s" % d + "".join("  %s %.3f (%.1f)" % (k, statistics.median(x[0] for x in s[k]),
-                                                            statistics.median(x[1] for x in s[k]))
-                                      for k in kernels))
+        s = {k: per_rep_peak(rows, k, d, spread) for k in kernels}
+        g = {k: per_rep_peak(rows, k, d, gap) for k in kernels}
+        if not all(s.values()):
+            continue
+        print("%-5s" % d + "".join("  %s %s (%.1f)" % (k, fmt_spread(s[k].values()),
+                                                      statistics.median(g[k].values()))
+                                  for k in kernels))
+        print("%-5s" % "" + "".join("  %s/base %s" % (k, fmt_ci(ratio_ci(s["base"], s[k])))
+                                    for k in others))
     print("the per-CPU quota's bound (patched): while nothing is freed, two devices' "
           "allocations differ\nby at most vCPUs x one cluster, %d MiB here; frees are not "
           "bounded" % (2 * a.cpus))

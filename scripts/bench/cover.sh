@@ -11,7 +11,8 @@
 # The icount parts count instructions: the host's load does not move
 # them, and two of them may run at the same time (PARTS), once their
 # kernels are built.  The -real parts and lockstat time real TCG: run
-# them alone.
+# them alone, as the hibernate part (real TCG; hibernate-icount counts
+# instructions).
 set -eu
 . "$(dirname "$0")/../lib.sh"
 
@@ -24,7 +25,8 @@ alloc|bench-alloc ICOUNT=1 DEVS="1 4 16 max topfull"
 mthp|bench-mthp ICOUNT=1 REPS=5
 prio|bench-prio
 lockstat|bench-lockstat REPS=8
-hibernate|hibernate'
+hibernate|hibernate
+hibernate-icount|hibernate ICOUNT=1'
 names=$(echo "$parts" | cut -d'|' -f1 | tr '\n' ' ')
 for p in ${PARTS:-}; do
 	case " $names " in *" $p "*) ;; *) die "no part $p (parts: $names)" ;; esac
@@ -42,11 +44,14 @@ echo "$parts" | while IFS='|' read -r name cmd; do
 	# show here.
 	rm -f "$dir/$name.rc"
 	{
-		if [ "$cmd" = hibernate ]; then
-			"$TOP/scripts/check/hibernate.sh"
-		else
+		case $cmd in
+		hibernate*)
+			eval "env ${cmd#hibernate} \"\$TOP/scripts/check/hibernate.sh\""
+			;;
+		*)
 			eval "make -C \"\$TOP\" --no-print-directory $cmd"
-		fi
+			;;
+		esac
 		echo $? >"$dir/$name.rc"
 	} 2>&1 | tee "$dir/$name.log" | while IFS= read -r l; do
 		case $l in "==> "*) echo "$l" ;; esac

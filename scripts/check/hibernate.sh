@@ -12,25 +12,29 @@
 # /dev/snapshot (SLOT_MB of slots, SLOT_ROUNDS rounds): the disk's time,
 # which dominates the image write under QEMU, is not in that one.
 #   REPS=7 interleaved pairs; HIBERNATE_MB=256 of pattern; MEM=3G
+#   ICOUNT=1: under -icount (lib.sh icount_setup), where the times count
+#   instructions, so that the two kernel images' other differences under
+#   real-time TCG do not hide the allocator's own (make bench-cover).
 # One result line per boot pair, then the ratios of the image write and
 # of the time per slot with their 95% intervals (build/logs/hibernate.csv,
-# build/logs/hibernate.txt).
+# build/logs/hibernate.txt; hibernate-icount.* with ICOUNT=1).
 set -u
 . "$(dirname "$0")/../lib.sh"
 : "${REPS:=7}"
 : "${HIBERNATE_MB:=256}"
 : "${DISK_MB:=2048}"
 pass=0 fail=0
-csv=$BUILD/logs/hibernate.csv
+csv=$BUILD/logs/hibernate${ICOUNT:+-icount}.csv
 mkdir -p "$BUILD/logs"
 need truncate python3
 
 work_tree || die "no work tree"
 src=$WORK
+icount_setup
 both_kernels plain
 img=$BUILD/hibernate.img
 trap 'rm -f "$img"' EXIT
-printf '# accel=%s\nkernel,rep,write_ms,kbytes,slot_ns,ioctl_ns\n' "$accel" >"$csv"
+printf '#%s accel=%s\nkernel,rep,write_ms,kbytes,slot_ns,ioctl_ns\n' "${ICOUNT:+ icount}" "$accel" >"$csv"
 
 # round KERNEL VARIANT REP: one round trip, judged; the image write time
 # goes to the csv.
@@ -38,7 +42,7 @@ round() {
 	name=hibernate-$2-$3
 	rm -f "$img"
 	truncate -s "${DISK_MB}M" "$img" || die "cannot make $img"
-	disk="-drive file=$img,if=virtio,format=raw,cache=unsafe"
+	disk="${QEMU_EXTRA:-} -drive file=$img,if=virtio,format=raw,cache=unsafe"
 	rm -f "$BUILD/logs/$name-2."*
 	SRC=$src SELFTESTS= NOJUDGE=1 QEMU_EXTRA=$disk TIMEOUT=600 \
 		APPEND="hibernate=nocompress" \
@@ -89,5 +93,5 @@ while [ "$r" -le "$REPS" ]; do
 	done
 	r=$((r + 1))
 done
-python3 "$TOP/scripts/bench/bench.py" hibernate-report --csv "$csv" | tee "$BUILD/logs/hibernate.txt"
+python3 "$TOP/scripts/bench/bench.py" hibernate-report --csv "$csv" | tee "${csv%.csv}.txt"
 results_end
