@@ -214,8 +214,11 @@ h_kvm=$(python3 bench.py hibernate-report --csv "$T/hib-kvm.csv" | sed -n 1p)
 h_tcg=$(python3 bench.py hibernate-report --csv "$T/hib.csv" | sed -n 1p)
 # hibernate.sh ICOUNT=1 writes " icount" on the CSV's first line.
 { echo "# icount accel=tcg"; cat "$T/hib.csv"; } >"$T/hib-icount.csv"
-expect_eq hibernate-report-icount "$(python3 bench.py hibernate-report --csv "$T/hib-icount.csv" | sed -n 1p)" \
-	"hibernation, QEMU TCG -icount shift=0 (guest time counts instructions), 2 vCPUs, medians over the boots; patched/base"
+# Under -icount the image write's guest time is the disk's, not a path:
+# it is left out of the report.
+got=$(python3 bench.py hibernate-report --csv "$T/hib-icount.csv")
+expect_eq hibernate-report-icount "$(echo "$got" | sed -n 1p) $(echo "$got" | grep -c 'image write (uncompressed)')" \
+	"hibernation, QEMU TCG -icount shift=0 (guest time counts instructions), 2 vCPUs, medians over the boots; patched/base 0"
 case "$h_kvm|$h_tcg" in
 "hibernation, QEMU KVM,"*"|hibernation, QEMU TCG,"*) ok report-names-accel ;;
 *) notok report-names-accel "$h_kvm / $h_tcg" ;;

@@ -11,8 +11,8 @@
 # The icount parts count instructions: the host's load does not move
 # them, and two of them may run at the same time (PARTS), once their
 # kernels are built.  The -real parts and lockstat time real TCG: run
-# them alone, as the hibernate part (real TCG; hibernate-icount counts
-# instructions).
+# them alone.  hibernate-icount is check-full's hibernation round trip
+# under -icount (scripts/check/hibernate.sh ICOUNT=1).
 set -eu
 . "$(dirname "$0")/../lib.sh"
 
@@ -25,7 +25,6 @@ alloc|bench-alloc ICOUNT=1 DEVS="1 4 16 max topfull"
 mthp|bench-mthp ICOUNT=1 REPS=5
 prio|bench-prio
 lockstat|bench-lockstat REPS=8
-hibernate|hibernate
 hibernate-icount|hibernate ICOUNT=1'
 names=$(echo "$parts" | cut -d'|' -f1 | tr '\n' ' ')
 for p in ${PARTS:-}; do
@@ -60,7 +59,10 @@ echo "$parts" | while IFS='|' read -r name cmd; do
 		die "part $name failed (log: ${dir#"$TOP"/}/$name.log)"
 	[ "$src" = "$(source_id)" ] || die "part $name: the work tree changed while it ran"
 	{
-		echo "# make $cmd"
+		case $cmd in
+		hibernate*) echo "#${cmd#hibernate} scripts/check/hibernate.sh" ;;
+		*) echo "# make $cmd" ;;
+		esac
 		echo "# source $src, finished $(date -u '+%Y-%m-%d %H:%M UTC') after $(($(date +%s) - t0)) s"
 		grep -v '^==> ' "$dir/$name.log" || true
 	} >"$dir/$name.txt"
