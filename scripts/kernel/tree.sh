@@ -255,7 +255,31 @@ fmt_patch() {
 	GIT_COMMITTER_NAME=$an GIT_COMMITTER_EMAIL=$ae GIT_COMMITTER_DATE=$ad \
 		pgit -C "$1" format-patch -q --cover-letter --zero-commit \
 		--no-signature --subject-prefix="$(subject_prefix "$6")" \
-		--base="$2" -o "$4" "$3..$tip"
+		--base="$2" -o "$4" "$3..$tip" || return 1
+	stable_prereq_ids "$1" "$2" "$3" "$4/0000-cover-letter.patch"
+}
+
+# stable_prereq_ids DIR BASE FROM COVER: COVER's prerequisite-patch-id
+# lines, one per commit BASE..FROM in order, as `git patch-id --stable`
+# reads each commit's format-patch text, which is what b4 and the list's
+# bots compute from the posted patches.  git 2.39's format-patch --base
+# hashes its own diff and can disagree with that (it did for a patch of
+# this series whose text gives another id).
+stable_prereq_ids() {
+	_ids=$(mktemp)
+	for _c in $(pgit -C "$1" rev-list --reverse "$2..$3"); do
+		pgit -C "$1" format-patch -1 --stdout --zero-commit --no-signature "$_c" |
+			pgit patch-id --stable | cut -d' ' -f1
+	done >"$_ids"
+	awk -v ids="$_ids" '
+	/^prerequisite-patch-id: / { if ((getline id <ids) <= 0) exit 3; print "prerequisite-patch-id: " id; n++; next }
+	{ print }
+	END { if ((getline id <ids) > 0) exit 3 }' "$4" >"$4.ids" || {
+		rm -f "$_ids" "$4.ids"
+		die "format-patch's prerequisite-patch-id lines are not one per commit $2..$3"
+	}
+	mv "$4.ids" "$4"
+	rm -f "$_ids"
 }
 
 base_info() {
