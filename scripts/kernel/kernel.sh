@@ -79,13 +79,23 @@ say "building $ARCH $VARIANT/$FLAVOR ${image##*/} (log: $log)"
 t0=$(date +%s)
 build "${image##*/}" || { tail -n 20 "$log" >&2; die "kernel build failed (see $log)"; }
 # The modules (zram, brd) go to swapq-modules/lib/modules/<release>, where
-# boot.sh finds them for the guest's /lib/modules.
-rm -rf "$obj/swapq-modules"
+# boot.sh finds them for the guest's /lib/modules.  They are installed
+# again only when the image or a module is newer than the last install:
+# another run that only checks the kernel is built (a second benchmark
+# started beside the first) must not take them from a guest being booted.
+stamp=$obj/swapq-modules/.installed
 if grep -qx CONFIG_MODULES=y "$obj/.config"; then
 	need depmod
 	build modules || { tail -n 20 "$log" >&2; die "module build failed (see $log)"; }
-	mk INSTALL_MOD_PATH="$obj/swapq-modules" modules_install >>"$log" 2>&1 ||
-		die "modules_install failed (see $log)"
+	if [ ! -f "$stamp" ] || [ "$obj/$image" -nt "$stamp" ] ||
+		[ -n "$(find "$obj" -name '*.ko' -newer "$stamp" -print 2>/dev/null | head -n1)" ]; then
+		rm -rf "$obj/swapq-modules"
+		mk INSTALL_MOD_PATH="$obj/swapq-modules" modules_install >>"$log" 2>&1 ||
+			die "modules_install failed (see $log)"
+		touch "$stamp"
+	fi
+else
+	rm -rf "$obj/swapq-modules"
 fi
 # The uapi headers, for the kselftests built against this kernel.
 mk headers >>"$log" 2>&1 || die "make headers failed (see $log)"
