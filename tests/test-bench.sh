@@ -14,8 +14,8 @@ o = {i: 100 + (i * 3) % 11 for i in range(20)}
 r, lo, hi, n = stats.ratio_ci(b, o)
 print("ok" if lo <= r <= hi and lo < 1.05 and hi > 0.95 and n == 20 else (r, lo, hi, n))')
 if [ "$got" = ok ]; then ok ratio-ci-holds-ratio; else notok ratio-ci-holds-ratio "$got"; fi
-# The trace's third swapoff took no device off (EINVAL, no try_to_unuse):
-# it is not counted among the fills' calls.
+# The trace's third swapoff took no device off (EINVAL: it only looked its
+# path up): it is not counted among the fills' calls.
 got=$(python3 -c 'import bench
 calls = bench.swapoff_calls(open("'"$TOP"'/tests/data/swapoff-graph.log"))
 c = calls[0]
