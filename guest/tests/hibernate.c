@@ -54,12 +54,12 @@ static void slot_bench(const char *dev, unsigned long pages)
 	unsigned long n = env_ulong("SLOT_MB", 256) * MIB / ps;
 	int rounds = env_ulong("SLOT_ROUNDS", 7), r, fd;
 	struct resume_swap_area area = { 0 };
-	unsigned long i, bad = 0, left = 0, breaks = 0;
+	unsigned long i, bad = 0, left = 0;
 	long used0 = swaps_used_kb(dev);
 	double ns[64], null[64], t0;
 	unsigned char *seen;
 	struct stat st;
-	loff_t off, prev = -1;
+	loff_t off;
 
 	if (rounds < 1 || rounds > 64)
 		rounds = 7;
@@ -87,10 +87,6 @@ static void slot_bench(const char *dev, unsigned long pages)
 			off /= ps;
 			if (off <= 0 || (unsigned long)off >= pages || seen[off]++)
 				bad++;
-			/* How the image would lie on the disk: runs of slots. */
-			if (r == 0 && prev >= 0 && off != prev + 1)
-				breaks++;
-			prev = off;
 		}
 		ns[r] = ns_per_call(t0, i);
 		if (i < n) {
@@ -120,8 +116,6 @@ static void slot_bench(const char *dev, unsigned long pages)
 	qsort(null, rounds, sizeof(null[0]), cmp_double);
 	printf("# hibslot: %lu slots, %.1f ns per slot (median of %d rounds, %.1f..%.1f), %.1f ns per ioctl that allocates nothing\n",
 	       n, ns[rounds / 2], rounds, ns[0], ns[rounds - 1], null[rounds / 2]);
-	printf("# hibslot runs: the first round's %lu slots start %lu new runs (a slot not right after the one before)\n",
-	       n, breaks);
 }
 
 int main(void)
