@@ -125,7 +125,7 @@ check-full:
 	@python3 scripts/check/check.py --full
 
 record-stages:
-	@python3 scripts/check/check.py --record
+	@python3 scripts/check/check.py --record --full
 
 bench: bench-swapoff bench-alloc bench-lockstat bench-mthp bench-prio
 

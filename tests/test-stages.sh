@@ -220,6 +220,15 @@ rm -rf "$r/build"
 expect_eq stages-records-resume "$(drive abc RESUME=1)" "ran: cut; 3 passed, 2 failed"
 rm -rf "$r/build"
 expect_eq stages-records-need-resume "$(drive abc)" "ran: pass fail cut; 3 passed, 2 failed"
+# make record-stages records check-full's stages too (it recorded make
+# check's alone): the driver as the Makefile calls it.
+fake fullonly 'result f 0; results_end'
+table fo fullonly
+sed -i "s/seconds=1)/seconds=1, full=True)/" "$T/fo.py"
+env BUILD="$r/build" python3 "$r/scripts/check/check.py" --table "$T/fo.py" --full >/dev/null 2>&1
+rec=$(sed -n '/^record-stages:/{n;s/^\t@//;p}' "$TOP/Makefile")
+(cd "$r" && env BUILD="$r/build" $rec --table "$T/fo.py") >"$T/rec" 2>&1
+expect_eq stages-record-full "$(tail -n1 "$T/rec")" "recorded for this tree: fullonly (1 passed, 0 failed)"
 
 # Every variable a script reads with a default is a parameter or an
 # internal one of config/params: none can be left out of the keys.
