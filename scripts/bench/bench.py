@@ -139,6 +139,13 @@ def accel_of(path):
     return "tcg"
 
 
+def icount_of(path):
+    """Whether a CSV's runs were under -icount (" icount" on its first
+    line, as bench_csv and hibernate.sh write it)."""
+    with open(path, encoding="utf-8") as f:
+        return " icount" in f.readline()
+
+
 def tcg(icount, accel="tcg"):
     """How the guest was timed, for a report's heading."""
     if accel == "kvm":
@@ -471,8 +478,7 @@ def hibernate_report(a):
     for r in rows:
         if r.get("slot_ns") and r.get("ioctl_ns"):
             r["alloc_ns"] = float(r["slot_ns"]) - float(r["ioctl_ns"])
-    with open(a.csv, encoding="utf-8") as f:
-        icount = " icount" in f.readline()
+    icount = icount_of(a.csv)
     print("hibernation, %s, 2 vCPUs, medians over the boots; patched/base" % tcg(icount, accel_of(a.csv)))
     print("with its 95% interval over the interleaved pairs:")
     cols = (("write_ms", "image write (uncompressed)", "ms"),

@@ -46,15 +46,6 @@ def gap(peak):
     return (max(used) - min(used)) / 1024 if used else 0.0
 
 
-def per_rep_peak(rows, kernel, devs, measure):
-    """{rep: median of measure(peak_kb) over the rep's runs}."""
-    runs = {}
-    for r in rows:
-        if r["kernel"] == kernel and r["devs"] == devs:
-            runs.setdefault(r["rep"], []).append(measure(r["peak_kb"]))
-    return {rep: statistics.median(v) for rep, v in runs.items()}
-
-
 def fmt_spread(vals):
     vals = list(vals)
     return "%.3f [%.3f..%.3f]" % (statistics.median(vals), min(vals), max(vals))
@@ -65,12 +56,13 @@ def fmt(vals):
         if max(vals) >= 100 else "%.1f [%.1f..%.1f]" % (statistics.median(vals), min(vals), max(vals))
 
 
-def per_rep(rows, kernel, devs, field):
-    """{rep: median of the rep's runs} of one kernel and device count."""
+def per_rep(rows, kernel, devs, value):
+    """{rep: median of value(row) over the rep's runs} of one kernel and
+    device count."""
     runs = {}
     for r in rows:
         if r["kernel"] == kernel and r["devs"] == devs:
-            runs.setdefault(r["rep"], []).append(float(r[field]))
+            runs.setdefault(r["rep"], []).append(value(r))
     return {rep: statistics.median(v) for rep, v in runs.items()}
 
 
@@ -95,7 +87,7 @@ def report(a):
         print("\n%-8s %-7s" % (field, "devs") +
               "".join(" %-22s" % k for k in kernels) + "".join(" %-19s" % k for k in others))
         for d in devs:
-            by_rep = {k: per_rep(rows, k, d, field) for k in kernels}
+            by_rep = {k: per_rep(rows, k, d, lambda r: float(r[field])) for k in kernels}
             v = {k: list(by_rep[k].values()) for k in kernels}
             if not all(v.values()):
                 continue
@@ -107,8 +99,8 @@ def report(a):
     for d in devs:
         if not d.isdigit() or int(d) < 2:
             continue
-        s = {k: per_rep_peak(rows, k, d, spread) for k in kernels}
-        g = {k: per_rep_peak(rows, k, d, gap) for k in kernels}
+        s = {k: per_rep(rows, k, d, lambda r: spread(r["peak_kb"])) for k in kernels}
+        g = {k: per_rep(rows, k, d, lambda r: gap(r["peak_kb"])) for k in kernels}
         if not all(s.values()):
             continue
         print("%-5s" % d + "".join("  %s %s (%.1f)" % (k, fmt_spread(s[k].values()),

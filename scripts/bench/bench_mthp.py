@@ -15,7 +15,7 @@ import re
 import statistics
 import sys
 
-from bench import accel_of, cli, collect_matches, tcg
+from bench import accel_of, cli, collect_matches, icount_of, tcg
 from stats import fmt_ci, ratio_ci
 
 LINE = re.compile(r"# mthp (\w+): faulted=(-?\d+) swpout=(-?\d+) swpout_fallback=(-?\d+) "
@@ -37,14 +37,14 @@ def cell(vals):
 def report(a):
     data = {}
     with open(a.csv, encoding="utf-8") as f:
-        head = f.readline()
+        f.readline()    # the run's parameters (icount_of reads them)
         for r in csv.DictReader(f):
             d = data.setdefault(r["scenario"], {}).setdefault(r["kernel"], {})
             for k in COUNTS:
                 d.setdefault(k, {})[r["rep"]] = int(r[k])
     print("64 KiB mTHP folios paged out: written whole (swpout) and split first")
     print("(swpout_fallback), and the time the page-out took (pageout_us);")
-    print("medians [min..max] over the boots, %s" % tcg(" icount" in head, accel_of(a.csv)))
+    print("medians [min..max] over the boots, %s" % tcg(icount_of(a.csv), accel_of(a.csv)))
     for sc, kernels in data.items():
         print("\n%s" % sc)
         print("  %-8s %-18s %-18s %-18s %s" % ("kernel", "swpout", "swpout_fallback", "faulted",

@@ -39,18 +39,21 @@ echo "$parts" | while IFS='|' read -r name cmd; do
 	say "part $name: $cmd"
 	t0=$(date +%s)
 	# make's command line: the settings as variables; hibernate is the
-	# stage's own script.  The log keeps everything; the progress lines
-	# show here.
+	# stage's own script, its settings in its environment.  The log keeps
+	# everything; the progress lines show here.
+	case $cmd in
+	hibernate*)
+		run="env ${cmd#hibernate} \"\$TOP/scripts/check/hibernate.sh\""
+		shown="#${cmd#hibernate} scripts/check/hibernate.sh"
+		;;
+	*)
+		run="make -C \"\$TOP\" --no-print-directory $cmd"
+		shown="# make $cmd"
+		;;
+	esac
 	rm -f "$dir/$name.rc"
 	{
-		case $cmd in
-		hibernate*)
-			eval "env ${cmd#hibernate} \"\$TOP/scripts/check/hibernate.sh\""
-			;;
-		*)
-			eval "make -C \"\$TOP\" --no-print-directory $cmd"
-			;;
-		esac
+		eval "$run"
 		echo $? >"$dir/$name.rc"
 	} 2>&1 | tee "$dir/$name.log" | while IFS= read -r l; do
 		case $l in "==> "*) echo "$l" ;; esac
@@ -59,10 +62,7 @@ echo "$parts" | while IFS='|' read -r name cmd; do
 		die "part $name failed (log: ${dir#"$TOP"/}/$name.log)"
 	[ "$src" = "$(source_id)" ] || die "part $name: the work tree changed while it ran"
 	{
-		case $cmd in
-		hibernate*) echo "#${cmd#hibernate} scripts/check/hibernate.sh" ;;
-		*) echo "# make $cmd" ;;
-		esac
+		echo "$shown"
 		echo "# source $src, finished $(date -u '+%Y-%m-%d %H:%M UTC') after $(($(date +%s) - t0)) s"
 		grep -v '^==> ' "$dir/$name.log" || true
 	} >"$dir/$name.txt"
