@@ -272,7 +272,7 @@ stable_prereq_ids() {
 			pgit patch-id --stable | cut -d' ' -f1
 	done >"$_ids"
 	awk -v ids="$_ids" '
-	/^prerequisite-patch-id: / { if ((getline id <ids) <= 0) exit 3; print "prerequisite-patch-id: " id; n++; next }
+	/^prerequisite-patch-id: / { if ((getline id <ids) <= 0) exit 3; print "prerequisite-patch-id: " id; next }
 	{ print }
 	END { if ((getline id <ids) > 0) exit 3 }' "$4" >"$4.ids" || {
 		rm -f "$_ids" "$4.ids"
