@@ -3,7 +3,7 @@
  * Helpers of the harness's own guest programs (the C programs of guest/tests): TAP
  * output, sysfs and /proc access, swap headers, zram devices, a page
  * pattern that zram cannot store as same-filled.  Not a kselftest:
- * those share tools/testing/selftests/mm/swap_util.h in the series.
+ * those share tools/testing/selftests/mm/swap_util.c in the series.
  */
 #ifndef SWAPQ_GUEST_H
 #define SWAPQ_GUEST_H
