@@ -5,8 +5,9 @@ export TOP
 # The harness's tests run the same under make check, which exports the
 # guest's and the run's parameters: each test sets what it needs.  The
 # trees' paths go too: a test's BUILD must not lead it to the clone's own
-# work tree (or a user's WORK).
-unset WORK BASE_SRC SELFTESTS GUEST_TESTS RESUME PREFIXES MUTATIONS CROSS_ARCHES RESULTS RESULTS_PID STAGE_KEY STAGE_DONE RECORDS CHECK_STAGE
+# work tree (or a user's WORK).  CHECK_STAGES picks the stages of the
+# run that runs us, not those of the stage driver's own tests.
+unset WORK BASE_SRC SELFTESTS GUEST_TESTS RESUME PREFIXES MUTATIONS CROSS_ARCHES RESULTS RESULTS_PID STAGE_KEY STAGE_DONE RECORDS CHECK_STAGE CHECK_STAGES
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 

@@ -276,3 +276,10 @@ expect_eq stages-inputs-hold-scripts "$(echo ${missing:-none})" none
 captured=$(grep -nE '\$\([^)]*(tree\.sh"? (work|base)|kernel\.sh|debian-static\.sh)' \
 	"$TOP"/scripts/*.sh "$TOP"/scripts/*/*.sh "$TOP/Makefile" | sed "s|^$TOP/||" | tr '\n' ' ')
 expect_eq stages-no-path-from-output "${captured:-none}" none
+
+# A run of some stages ("CHECK_STAGES=harness make check", docs/resume.md)
+# hands CHECK_STAGES to the harness's tests: lib.sh must drop it, or every
+# driver fixture above runs none of its stages.
+mkdir -p "$T/u/tests"
+printf '. "%s/tests/lib.sh"\necho "${CHECK_STAGES-unset}"\n' "$TOP" >"$T/u/tests/x.sh"
+expect_eq stages-callers-stages-dropped "$(CHECK_STAGES=harness sh "$T/u/tests/x.sh")" unset
