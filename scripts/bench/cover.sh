@@ -12,7 +12,8 @@
 # them, and two of them may run at the same time (PARTS), once their
 # kernels are built.  The -real parts and lockstat time real TCG: run
 # them alone.  hibernate-icount is check-full's hibernation round trip
-# under -icount (scripts/check/hibernate.sh ICOUNT=1).
+# under -icount (scripts/check/hibernate.sh ICOUNT=1).  The prof- parts
+# trace swapoff's parts with the function graph tracer (PROFILE=1).
 set -eu
 . "$(dirname "$0")/../lib.sh"
 
@@ -25,7 +26,9 @@ alloc|bench-alloc ICOUNT=1 DEVS="1 4 16 max topfull"
 mthp|bench-mthp ICOUNT=1 REPS=5
 prio|bench-prio
 lockstat|bench-lockstat REPS=8
-hibernate-icount|hibernate ICOUNT=1'
+hibernate-icount|hibernate ICOUNT=1
+prof-64g|bench-swapoff PROFILE=1 ICOUNT=1 SMP=1 REPS=3 PREREQ=0 FILLS_MB=64 ORD_MB=64 ORD_DISK_MB=256 TAG=prof-64g DISK_MB=65536 MEM=6G
+prof-1t|bench-swapoff PROFILE=1 ICOUNT=1 SMP=1 REPS=3 PREREQ=0 FILLS_MB=64 ORD_MB=64 ORD_DISK_MB=256 TAG=prof-1t DISK_MB=1048576 MEM=10G'
 names=$(echo "$parts" | cut -d'|' -f1 | tr '\n' ' ')
 for p in ${PARTS:-}; do
 	case " $names " in *" $p "*) ;; *) die "no part $p (parts: $names)" ;; esac
