@@ -76,7 +76,8 @@ for p in "$TOP"/tests/mutations/*.patch; do
 	# KUnit runs at boot; a guest program case boots that program.
 	prog=${want%%:*} limit=1800 st=
 	[ "$prog" = kunit ] && prog=sanity limit=300
-	[ -f "$work/tools/testing/selftests/mm/$prog.c" ] && st=$prog
+	# A quick-NAME program of guest/tests runs cases of the kselftest NAME.
+	[ -f "$work/tools/testing/selftests/mm/${prog#quick-}.c" ] && st=${prog#quick-}
 	results_private env SRC="$work" SELFTESTS="$st" TIMEOUT=$limit \
 		"$TOP/scripts/kernel/boot.sh" "$k" "$prog" "mutant-$n" \
 		>"$BUILD/logs/mutant-$n.out" 2>&1
