@@ -1,6 +1,6 @@
 #!/bin/sh
-# The KUnit suites run the way mm/tests/.kunitconfig tells a user to:
-#   ./tools/testing/kunit/kunit.py run --kunitconfig=mm/tests
+# The KUnit suites run the way mm/tests/swap.kunitconfig tells a user to:
+#   ./tools/testing/kunit/kunit.py run --kunitconfig=mm/tests/swap.kunitconfig
 # in the work tree, on UML, whose config has no THP_SWAP (only order 0
 # has cluster lists there) and no HIBERNATION.  One result line per case;
 # a case skipped because it needs CONFIG_THP_SWAP or CONFIG_HIBERNATION is
@@ -15,10 +15,10 @@ out=$BUILD/obj/um-kunit
 log=$BUILD/logs/kunit-uml.log
 mkdir -p "$out" "$BUILD/logs"
 use_ccache
-say "kunit.py run --kunitconfig=mm/tests (UML; log: $log)"
+say "kunit.py run --kunitconfig=mm/tests/swap.kunitconfig (UML; log: $log)"
 json=$BUILD/logs/kunit-uml.json
 rm -f "$json"
-(cd "$work" && python3 tools/testing/kunit/kunit.py run --kunitconfig=mm/tests \
+(cd "$work" && python3 tools/testing/kunit/kunit.py run --kunitconfig=mm/tests/swap.kunitconfig \
 	--build_dir="$out" --jobs="$(nproc)" --make_options "CC=ccache gcc" --json="$json") >"$log" 2>&1
 rc=$?
 # Each case's status from kunit.py's own JSON; a skip's reason, which the

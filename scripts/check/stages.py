@@ -70,7 +70,7 @@ STAGES = [
           STAGE + " series", seconds=60, first=True),
     stage("harness", "harness tests", "tests/run.sh", seconds=300, inputs=ALL),
     stage("gates", "series gates", "scripts/check/gates.sh", seconds=200),
-    stage("kunit-uml", "KUnit as mm/tests/.kunitconfig documents it: kunit.py on UML (no THP_SWAP)",
+    stage("kunit-uml", "KUnit as mm/tests/swap.kunitconfig documents it: kunit.py on UML (no THP_SWAP)",
           "scripts/check/kunit-uml.sh", seconds=400),
     stage("test-kernel", "the debug test kernel: its selftests config, the accelerator probe",
           STAGE + " test-kernel", DEBUG, seconds=60),
